@@ -1,0 +1,62 @@
+import cors from '@fastify/cors'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { TokenPolicy } from './auth.js'
+import { answerClientError } from './client-errors.js'
+import type { CorsPolicy } from './cors.js'
+import type { DataStore } from './data-store.js'
+import { apiErrors, handleError, handleNotFound, sendApiError, toApiError } from './errors.js'
+import { OneLinePerRequest } from './logger.js'
+import { registerOpenApi } from './openapi.js'
+import { API_PREFIX, countingLinesApi } from './routes.js'
+import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema } from './schemas.js'
+
+export interface AppDependencies {
+  store: DataStore
+  tokens: TokenPolicy
+  cors: CorsPolicy
+  /** Bytes of request line and headers together; also bounds how long an id in the path may be. */
+  maxHeaderSize: number
+  logger?: FastifyBaseLogger
+}
+
+/** The Fastify instance with every plugin in the order that matters. It never listens. */
+export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, logger }: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger === undefined ? {} : { loggerInstance: logger }),
+    logController: new OneLinePerRequest(),
+    http: { maxHeaderSize },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
+    clientErrorHandler: answerClientError,
+    // A malformed URL is refused before routing, so no hook has run: apply CORS and auth here.
+    frameworkErrors: function answerFrameworkError (error, request, reply) {
+      corsPolicy.applyTo(request, reply)
+      const outcome = request.url.startsWith(`${API_PREFIX}/`) ? tokens.judge(request.headers.authorization) : 'accepted'
+      return sendApiError(reply, outcome === 'accepted' ? toApiError(error) : apiErrors.unauthorized(outcome))
+    }
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.setErrorHandler(handleError)
+  app.setNotFoundHandler(handleNotFound)
+
+  for (const schema of [CountingLineSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema]) {
+    app.addSchema(schema)
+  }
+  await app.register(cors, corsPolicy.pluginOptions())
+  await registerOpenApi(app)
+
+  app.get('/healthz', {
+    schema: {
+      summary: 'Liveness and readiness, without authentication',
+      tags: ['Health'],
+      response: { 200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }) }
+    }
+  }, function health () {
+    const { cameraIds, lines } = store.current.dataset
+    return { status: 'ok' as const, cameras: cameraIds.length, countingLines: lines.length }
+  })
+
+  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens })
+  return app
+}

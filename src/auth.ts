@@ -1,0 +1,48 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+
+/** How a request's Authorization header was judged; the failures follow RFC 6750 §3.1. */
+export type AuthOutcome = 'accepted' | 'no_credentials' | 'invalid_request' | 'invalid_token'
+
+export const AUTH_REALM = 'mock-nvr'
+
+/** Decides on bearer tokens: a fixed set, or, when none is configured, any non-empty token. */
+export class TokenPolicy {
+  readonly #digests: Buffer[]
+
+  constructor (tokens: readonly string[]) {
+    this.#digests = tokens.map(digest)
+  }
+
+  get acceptsAnyToken (): boolean {
+    return this.#digests.length === 0
+  }
+
+  judge (authorization: string | undefined): AuthOutcome {
+    if (authorization === undefined) return 'no_credentials'
+    const space = authorization.indexOf(' ')
+    const scheme = space === -1 ? authorization : authorization.slice(0, space)
+    if (scheme.toLowerCase() !== 'bearer') return 'no_credentials'
+    const token = space === -1 ? '' : authorization.slice(space + 1).replace(/^ +/, '')
+    if (token === '' || /\s/.test(token)) return 'invalid_request'
+    return this.#accepts(token) ? 'accepted' : 'invalid_token'
+  }
+
+  #accepts (token: string): boolean {
+    if (this.acceptsAnyToken) return true
+    // Equal-length digests compared in constant time: the answer time says nothing about a token.
+    const presented = digest(token)
+    let accepted = false
+    for (const known of this.#digests) accepted = timingSafeEqual(presented, known) || accepted
+    return accepted
+  }
+}
+
+function digest (token: string): Buffer {
+  return createHash('sha256').update(token).digest()
+}
+
+/** The WWW-Authenticate value for a refused request. */
+export function bearerChallenge (outcome: Exclude<AuthOutcome, 'accepted'>): string {
+  const base = `Bearer realm="${AUTH_REALM}"`
+  return outcome === 'no_credentials' ? base : `${base}, error="${outcome}"`
+}

@@ -1,0 +1,123 @@
+import { parseArgs } from 'node:util'
+import { LOG_LEVELS, type ResolvedOptions } from './options.js'
+
+type OptionKind = 'integer' | 'string' | 'list' | 'switch'
+
+interface CliOption {
+  flag: string
+  key: keyof ResolvedOptions
+  kind: OptionKind
+  /** What --help shows as the default; undefined means none. */
+  default?: string
+  value?: string
+  help: string
+}
+
+/** Every flag of the CLI; parsing, environment twins and --help all come from this table. */
+export const CLI_OPTIONS: readonly CliOption[] = [
+  { flag: 'port', key: 'port', kind: 'integer', default: '8080', value: 'PORT', help: 'TCP port to listen on; 0 picks a free port' },
+  { flag: 'host', key: 'host', kind: 'string', default: '127.0.0.1', value: 'HOST', help: 'interface to listen on; 0.0.0.0 for every interface' },
+  { flag: 'fixtures', key: 'fixtures', kind: 'string', default: 'the bundled fixtures/', value: 'PATH', help: 'a fixture .json file, or a folder of them' },
+  { flag: 'token', key: 'tokens', kind: 'list', value: 'TOKEN', help: 'accept only this bearer token (repeatable); without it any non-empty token is accepted' },
+  { flag: 'cors-origin', key: 'corsOrigins', kind: 'list', value: 'ORIGIN', help: 'let only this origin call from a browser (repeatable); without it any origin may' },
+  { flag: 'log-level', key: 'logLevel', kind: 'string', default: 'info', value: 'LEVEL', help: LOG_LEVELS.join(', ') },
+  { flag: 'pretty-logs', key: 'prettyLogs', kind: 'switch', default: 'on when stdout is a terminal', help: 'human-readable logs instead of JSON lines' },
+  { flag: 'max-header-size', key: 'maxHeaderSize', kind: 'integer', default: '65536', value: 'BYTES', help: 'largest request line plus headers; longer requests get 431' }
+]
+
+const CLI_DEFAULTS: Partial<ResolvedOptions> = { port: 8080, logLevel: 'info' }
+
+export type CliCommand =
+  | { command: 'help' }
+  | { command: 'version' }
+  | { command: 'serve', options: Partial<ResolvedOptions> }
+
+/** A mistake in how the CLI was called; the CLI prints it and exits with code 2. */
+export class UsageError extends Error {
+  constructor (message: string) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}
+
+/** MOCK_NVR_ + the flag in upper snake case; a repeatable flag's twin is plural and comma-separated. */
+export function envName ({ flag, kind }: CliOption): string {
+  return `MOCK_NVR_${flag.toUpperCase().replaceAll('-', '_')}${kind === 'list' ? 'S' : ''}`
+}
+
+/** argv and environment to options: a flag beats its twin, which beats the default. */
+export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
+  let values: Record<string, string | boolean | string[] | undefined>
+  let positionals: string[]
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        ...Object.fromEntries(CLI_OPTIONS.map(option => [option.flag, {
+          type: option.kind === 'switch' ? 'boolean' as const : 'string' as const,
+          multiple: option.kind === 'list'
+        }]))
+      }
+    }))
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  if (values.help === true) return { command: 'help' }
+  if (values.version === true) return { command: 'version' }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0] as string}'`)
+
+  const options: Record<string, unknown> = { ...CLI_DEFAULTS }
+  for (const option of CLI_OPTIONS) {
+    const fromFlag = values[option.flag] as string | string[] | boolean | undefined
+    const fromEnv = env[envName(option)]
+    if (fromFlag !== undefined) {
+      options[option.key] = convert(option, fromFlag, `--${option.flag}`)
+    } else if (fromEnv !== undefined && fromEnv !== '') {
+      options[option.key] = convert(option, option.kind === 'list' ? fromEnv.split(',').map(item => item.trim()).filter(item => item !== '') : fromEnv, envName(option))
+    }
+  }
+  return { command: 'serve', options }
+}
+
+function convert (option: CliOption, raw: string | string[] | boolean, source: string): unknown {
+  switch (option.kind) {
+    case 'list': return raw
+    case 'switch': return typeof raw === 'boolean' ? raw : parseSwitch(raw as string, source)
+    case 'integer': {
+      const text = raw as string
+      if (!/^\d+$/.test(text)) throw new UsageError(`${source} must be a whole number, not '${text}'`)
+      return Number(text)
+    }
+    default: return raw
+  }
+}
+
+function parseSwitch (text: string, source: string): boolean {
+  const normalized = text.toLowerCase()
+  if (normalized === 'true' || normalized === '1') return true
+  if (normalized === 'false' || normalized === '0') return false
+  throw new UsageError(`${source} must be true, false, 1 or 0, not '${text}'`)
+}
+
+export function helpText (version: string): string {
+  const rows = CLI_OPTIONS.map(option => {
+    const name = `--${option.flag}${option.value === undefined ? '' : ` ${option.value}`}`
+    const suffix = option.default === undefined ? '' : ` (default: ${option.default})`
+    return `  ${name.padEnd(26)}${option.help}${suffix}\n  ${''.padEnd(26)}env: ${envName(option)}`
+  })
+  return [
+    `mock-nvr ${version}: a stand-in NVR serving the Counting Lines Read API from fixtures`,
+    '',
+    'Usage: mock-nvr [options]',
+    '',
+    'Options:',
+    ...rows,
+    `  ${'-h, --help'.padEnd(26)}show this help`,
+    `  ${'-v, --version'.padEnd(26)}print the version`,
+    ''
+  ].join('\n')
+}

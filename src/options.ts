@@ -1,0 +1,70 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import type { FastifyBaseLogger } from 'fastify'
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+export const OptionsSchema = Type.Object({
+  /** TCP port to listen on; 0 picks a free one. */
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  /** Interface to listen on. */
+  host: Type.String({ minLength: 1 }),
+  /** A fixture file or a folder of them; the bundled demo data when absent. */
+  fixtures: Type.Optional(Type.String({ minLength: 1 })),
+  /** Accepted bearer tokens; when empty, any non-empty token is accepted. */
+  tokens: Type.Array(Type.String({ minLength: 1, pattern: '^\\S+$' })),
+  /** Origins a browser may call from; when empty, any origin. */
+  corsOrigins: Type.Array(Type.String({ minLength: 1 })),
+  /** pino level, or silent. */
+  logLevel: Type.Union(LOG_LEVELS.map(level => Type.Literal(level))),
+  /** Human-readable logs instead of JSON lines. */
+  prettyLogs: Type.Boolean(),
+  /** Largest request line plus headers, in bytes; it also bounds how long an id in the path can be. */
+  maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 })
+}, { additionalProperties: false })
+export type ResolvedOptions = Static<typeof OptionsSchema>
+
+/** What startMockNvr takes: every field optional, plus in-memory data or your own logger. */
+export type MockNvrOptions = Partial<ResolvedOptions> & {
+  /** Serve this instead of fixture files; validated exactly like a fixture file. */
+  data?: unknown
+  /** A pino-compatible logger to use instead of building one from logLevel. */
+  logger?: FastifyBaseLogger
+}
+
+/** Defaults for programmatic use: a free port and no log output, as a test double wants. */
+export const LIBRARY_DEFAULTS: ResolvedOptions = {
+  port: 0,
+  host: '127.0.0.1',
+  tokens: [],
+  corsOrigins: [],
+  logLevel: 'silent',
+  prettyLogs: false,
+  maxHeaderSize: 65536
+}
+
+export class OptionsError extends Error {
+  constructor (message: string) {
+    super(message)
+    this.name = 'OptionsError'
+  }
+}
+
+const checkOptions = TypeCompiler.Compile(OptionsSchema)
+
+/** Fills in defaults and checks the result; a bad value throws OptionsError naming the option. */
+export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<MockNvrOptions, 'data' | 'logger'> {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
+  const { data, logger, ...options } = { ...LIBRARY_DEFAULTS, ...defined } as MockNvrOptions & ResolvedOptions
+  const error = checkOptions.Errors(options).First()
+  if (error !== undefined) {
+    const name = error.path.split('/')[1] ?? ''
+    const known = name in OptionsSchema.properties
+    throw new OptionsError(known ? `option ${name} ${describeValue(error.value)} is invalid: ${error.message.toLowerCase()}` : `option ${name} is not known`)
+  }
+  return { ...options, data, logger }
+}
+
+function describeValue (value: unknown): string {
+  return `(${JSON.stringify(value) ?? String(value)})`
+}

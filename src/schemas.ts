@@ -1,0 +1,75 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+/** Longest id a fixture may hold; every such id stays reachable through the URL (see limits.ts). */
+export const MAX_ID_LENGTH = 1024
+
+const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$'
+
+export const IdSchema = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })
+
+// A pattern, not format: 'date-time': TypeBox ships no formats and a pattern means the same everywhere.
+export const TimestampSchema = Type.String({
+  pattern: TIMESTAMP_PATTERN,
+  description: 'UTC timestamp with millisecond precision',
+  examples: ['2024-05-01T08:30:00.000Z']
+})
+
+export const CountingLineSchema = Type.Object({
+  id: IdSchema,
+  camera_id: IdSchema,
+  name: Type.String(),
+  counting_line: Type.String(),
+  anchor: Type.String(),
+  coalesce_entries: Type.Boolean(),
+  class: Type.String(),
+  max_age: Type.Integer(),
+  created: TimestampSchema,
+  updated: TimestampSchema
+}, { $id: 'CountingLine', additionalProperties: false })
+export type CountingLine = Static<typeof CountingLineSchema>
+
+const SuccessResultSchema = Type.Object({
+  success: Type.Literal(true),
+  httpCode: Type.Literal(200)
+})
+
+export const CountingLineEnvelopeSchema = Type.Object({
+  result: SuccessResultSchema,
+  content: Type.Ref(CountingLineSchema)
+}, { $id: 'CountingLineEnvelope' })
+export type CountingLineEnvelope = Static<typeof CountingLineEnvelopeSchema>
+
+export const CountingLineListEnvelopeSchema = Type.Object({
+  result: SuccessResultSchema,
+  content: Type.Array(Type.Ref(CountingLineSchema))
+}, { $id: 'CountingLineListEnvelope' })
+export type CountingLineListEnvelope = Static<typeof CountingLineListEnvelopeSchema>
+
+export const ErrorEnvelopeSchema = Type.Object({
+  result: Type.Object({
+    success: Type.Literal(false),
+    httpCode: Type.Integer({ minimum: 400, maximum: 599 }),
+    message: Type.String()
+  }),
+  content: Type.Null()
+}, { $id: 'ErrorEnvelope' })
+export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>
+
+export const CameraSchema = Type.Object({ id: IdSchema }, { additionalProperties: false })
+export type Camera = Static<typeof CameraSchema>
+
+/** The shape of one fixture file, and of the data a test may hand to startMockNvr. */
+export const FixtureDataSchema = Type.Object({
+  cameras: Type.Optional(Type.Array(CameraSchema)),
+  counting_lines: Type.Optional(Type.Array(CountingLineSchema))
+}, { additionalProperties: false })
+export type FixtureData = Static<typeof FixtureDataSchema>
+
+export const CameraParamsSchema = Type.Object({
+  id: Type.String({ description: 'Identifier of the camera' })
+})
+
+export const CountingLineParamsSchema = Type.Object({
+  id: Type.String({ description: 'Identifier of the camera' }),
+  line_id: Type.String({ description: 'Identifier of the counting line' })
+})

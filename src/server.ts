@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from './app.js'
+import { TokenPolicy } from './auth.js'
+import { CorsPolicy } from './cors.js'
+import { DataStore } from './data-store.js'
+import { BUNDLED_FIXTURES, datasetFromData, loadFixtures } from './fixtures.js'
+import { createLogger } from './logger.js'
+import { resolveOptions, type MockNvrOptions } from './options.js'
+
+/** A running mock: where it listens, and how to stop it. */
+export interface MockNvr {
+  /** Base URL, e.g. http://127.0.0.1:41234; the API is under `${url}/nvr/v1`. */
+  url: string
+  port: number
+  host: string
+  /** The Fastify instance, for inject() or anything else Fastify offers. */
+  app: FastifyInstance
+  /** Stops listening; requests in flight finish first. */
+  close: () => Promise<void>
+}
+
+/** Loads the data, builds the app and listens. The CLI goes through here too. */
+export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr> {
+  const options = resolveOptions(input)
+  const fixtures = options.fixtures ?? BUNDLED_FIXTURES
+  const dataset = options.data === undefined ? await loadFixtures(fixtures) : datasetFromData(options.data)
+  const logger = options.logger ?? createLogger(options)
+  const tokens = new TokenPolicy(options.tokens)
+  const app = await buildApp({
+    store: new DataStore(dataset),
+    tokens,
+    cors: new CorsPolicy(options.corsOrigins),
+    maxHeaderSize: options.maxHeaderSize,
+    logger
+  })
+
+  await app.listen({ port: options.port, host: options.host })
+  const address = app.server.address()
+  /* c8 ignore next: listen on a TCP port always yields an AddressInfo, never a pipe name */
+  const port = typeof address === 'object' && address !== null ? address.port : options.port
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
+
+  app.log.info({
+    source: options.data === undefined ? fixtures : 'in-memory data',
+    cameras: dataset.cameraIds.length,
+    countingLines: dataset.lines.length
+  }, 'serving counting lines')
+  if (tokens.acceptsAnyToken) app.log.info('no --token configured: any non-empty bearer token is accepted')
+
+  return { url, port, host: options.host, app, close: () => app.close() }
+}
