@@ -22,6 +22,7 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'cors-origin', key: 'corsOrigins', kind: 'list', value: 'ORIGIN', help: 'let only this origin call from a browser (repeatable); without it any origin may' },
   { flag: 'log-level', key: 'logLevel', kind: 'string', default: 'info', value: 'LEVEL', help: LOG_LEVELS.join(', ') },
   { flag: 'pretty-logs', key: 'prettyLogs', kind: 'switch', default: 'on when stdout is a terminal', help: 'human-readable logs instead of JSON lines' },
+  { flag: 'seed', key: 'seed', kind: 'integer', default: '1', value: 'N', help: 'seed of every random choice (generated data, delay ranges), so a run can be repeated' },
   { flag: 'max-header-size', key: 'maxHeaderSize', kind: 'integer', default: '65536', value: 'BYTES', help: 'largest request line plus headers; longer requests get 431' }
 ]
 

@@ -19,6 +19,8 @@ export const OptionsSchema = Type.Object({
   logLevel: Type.Union(LOG_LEVELS.map(level => Type.Literal(level))),
   /** Human-readable logs instead of JSON lines. */
   prettyLogs: Type.Boolean(),
+  /** Seed of every random choice (generated data, delay ranges), so a run can be repeated. */
+  seed: Type.Integer({ minimum: 0, maximum: 4294967295 }),
   /** Largest request line plus headers, in bytes; it also bounds how long an id in the path can be. */
   maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 })
 }, { additionalProperties: false })
@@ -40,6 +42,7 @@ export const LIBRARY_DEFAULTS: ResolvedOptions = {
   corsOrigins: [],
   logLevel: 'silent',
   prettyLogs: false,
+  seed: 1,
   maxHeaderSize: 65536
 }
 
