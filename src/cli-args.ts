@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util'
+import { parseGenerateSize } from './generate-size.js'
 import { LOG_LEVELS, type ResolvedOptions } from './options.js'
 
-type OptionKind = 'integer' | 'string' | 'list' | 'switch'
+type OptionKind = 'integer' | 'string' | 'list' | 'switch' | 'size'
 
 interface CliOption {
   flag: string
@@ -23,7 +24,9 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'log-level', key: 'logLevel', kind: 'string', default: 'info', value: 'LEVEL', help: LOG_LEVELS.join(', ') },
   { flag: 'pretty-logs', key: 'prettyLogs', kind: 'switch', default: 'on when stdout is a terminal', help: 'human-readable logs instead of JSON lines' },
   { flag: 'seed', key: 'seed', kind: 'integer', default: '1', value: 'N', help: 'seed of every random choice (generated data, delay ranges), so a run can be repeated' },
-  { flag: 'max-header-size', key: 'maxHeaderSize', kind: 'integer', default: '65536', value: 'BYTES', help: 'largest request line plus headers; longer requests get 431' }
+  { flag: 'max-header-size', key: 'maxHeaderSize', kind: 'integer', default: '65536', value: 'BYTES', help: 'largest request line plus headers; longer requests get 431' },
+  { flag: 'watch', key: 'watch', kind: 'switch', default: 'off', help: 'reload the fixtures when they change; a bad edit is logged and the last good data kept' },
+  { flag: 'generate', key: 'generate', kind: 'size', value: 'CAMERASxLINES', help: 'serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see --seed)' }
 ]
 
 const CLI_DEFAULTS: Partial<ResolvedOptions> = { port: 8080, logLevel: 'info' }
@@ -81,13 +84,30 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
       options[option.key] = convert(option, option.kind === 'list' ? fromEnv.split(',').map(item => item.trim()).filter(item => item !== '') : fromEnv, envName(option))
     }
   }
+  checkExclusive(options, values)
   return { command: 'serve', options }
+}
+
+// Checked here too, not only by startMockNvr, so the message names the flag or variable the user set.
+function checkExclusive (options: Record<string, unknown>, values: Record<string, unknown>): void {
+  const setBy = (key: keyof ResolvedOptions) => {
+    const option = CLI_OPTIONS.find(candidate => candidate.key === key) as CliOption
+    return values[option.flag] === undefined ? envName(option) : `--${option.flag}`
+  }
+  if (options.generate === undefined) return
+  if (options.fixtures !== undefined) throw new UsageError(`${setBy('generate')} cannot be combined with ${setBy('fixtures')}: generated data is served instead of fixtures`)
+  if (options.watch === true) throw new UsageError(`${setBy('watch')} cannot be combined with ${setBy('generate')}: only fixture files can be watched`)
 }
 
 function convert (option: CliOption, raw: string | string[] | boolean, source: string): unknown {
   switch (option.kind) {
     case 'list': return raw
     case 'switch': return typeof raw === 'boolean' ? raw : parseSwitch(raw as string, source)
+    case 'size': {
+      const size = parseGenerateSize(raw as string)
+      if (typeof size === 'string') throw new UsageError(`${source} ${size}`)
+      return size
+    }
     case 'integer': {
       const text = raw as string
       if (!/^\d+$/.test(text)) throw new UsageError(`${source} must be a whole number, not '${text}'`)

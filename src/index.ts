@@ -17,3 +17,5 @@ export {
 export { DataStore } from './data-store.js'
 export { TokenPolicy } from './auth.js'
 export { CorsPolicy } from './cors.js'
+/** Deterministic synthetic data, as `--generate` serves it: `generateFixtureData({ cameras, linesPerCamera, seed })`. */
+export { generateFixtureData, type GenerateOptions } from './generate.js'

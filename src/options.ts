@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { FastifyBaseLogger } from 'fastify'
+import { GenerateSizeSchema } from './generate-size.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -22,7 +23,11 @@ export const OptionsSchema = Type.Object({
   /** Seed of every random choice (generated data, delay ranges), so a run can be repeated. */
   seed: Type.Integer({ minimum: 0, maximum: 4294967295 }),
   /** Largest request line plus headers, in bytes; it also bounds how long an id in the path can be. */
-  maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 })
+  maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 }),
+  /** Reload the fixtures when they change on disk; a bad edit is logged and the last good data kept. */
+  watch: Type.Boolean(),
+  /** Serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see seed). */
+  generate: Type.Optional(GenerateSizeSchema)
 }, { additionalProperties: false })
 export type ResolvedOptions = Static<typeof OptionsSchema>
 
@@ -43,7 +48,8 @@ export const LIBRARY_DEFAULTS: ResolvedOptions = {
   logLevel: 'silent',
   prettyLogs: false,
   seed: 1,
-  maxHeaderSize: 65536
+  maxHeaderSize: 65536,
+  watch: false
 }
 
 export class OptionsError extends Error {

@@ -3,9 +3,11 @@ import { buildApp } from './app.js'
 import { TokenPolicy } from './auth.js'
 import { CorsPolicy } from './cors.js'
 import { DataStore } from './data-store.js'
-import { BUNDLED_FIXTURES, datasetFromData, loadFixtures } from './fixtures.js'
+import { loadStartupData } from './data-source.js'
+import { BUNDLED_FIXTURES } from './fixtures.js'
 import { createLogger } from './logger.js'
 import { resolveOptions, type MockNvrOptions } from './options.js'
+import { FixtureWatcher } from './watch.js'
 
 /** A running mock: where it listens, and how to stop it. */
 export interface MockNvr {
@@ -23,16 +25,22 @@ export interface MockNvr {
 export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr> {
   const options = resolveOptions(input)
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
-  const dataset = options.data === undefined ? await loadFixtures(fixtures) : datasetFromData(options.data)
+  const { dataset, source, note } = await loadStartupData(options, fixtures)
   const logger = options.logger ?? createLogger(options)
   const tokens = new TokenPolicy(options.tokens)
+  const store = new DataStore(dataset)
   const app = await buildApp({
-    store: new DataStore(dataset),
+    store,
     tokens,
     cors: new CorsPolicy(options.corsOrigins),
     maxHeaderSize: options.maxHeaderSize,
     logger
   })
+
+  if (options.watch) {
+    const watcher = new FixtureWatcher({ path: fixtures, store, log: app.log })
+    app.addHook('onClose', async function stopWatching () { await watcher.close() })
+  }
 
   await app.listen({ port: options.port, host: options.host })
   const address = app.server.address()
@@ -41,10 +49,11 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
 
   app.log.info({
-    source: options.data === undefined ? fixtures : 'in-memory data',
+    source,
     cameras: dataset.cameraIds.length,
     countingLines: dataset.lines.length
   }, 'serving counting lines')
+  if (note !== undefined) app.log.info(note)
   if (tokens.acceptsAnyToken) app.log.info('no --token configured: any non-empty bearer token is accepted')
 
   return { url, port, host: options.host, app, close: () => app.close() }
