@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import t from 'tap'
+import { parseCli, UsageError } from '../src/cli-args.js'
+import { generateFixtureData } from '../src/generate.js'
+import { AUTH } from './helper.js'
+
+const CLI = new URL('../src/cli.ts', import.meta.url).pathname
+
+/** The CLI as a child process, run through the same TypeScript loader as this test. */
+function runCli (args: string[]) {
+  const child = spawn(process.execPath, [...process.execArgv, CLI, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const lines: string[] = []
+  const waiters = new Set<{ matches: (line: string) => boolean, resolve: (line: string) => void }>()
+  createInterface({ input: child.stdout }).on('line', line => {
+    lines.push(line)
+    for (const waiter of waiters) {
+      if (waiter.matches(line)) { waiters.delete(waiter); waiter.resolve(line) }
+    }
+  })
+  const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)))
+  return {
+    child,
+    exited,
+    /** The first stdout line that matches, already printed or still to come. */
+    waitForLine (matches: (line: string) => boolean): Promise<string> {
+      const seen = lines.find(matches)
+      if (seen !== undefined) return Promise.resolve(seen)
+      return new Promise(resolve => waiters.add({ matches, resolve }))
+    }
+  }
+}
+
+t.test('--generate serves deterministic data through the CLI and names the ids it made', async t => {
+  const cli = runCli(['--port', '0', '--generate', '4x3', '--seed', '42'])
+  t.teardown(() => { cli.child.kill() })
+  const ready = await cli.waitForLine(line => line.startsWith('mock-nvr listening on '))
+  const url = ready.slice('mock-nvr listening on '.length)
+  const named = await cli.waitForLine(line => line.includes('generated cameras'))
+  t.match(JSON.parse(named), { msg: 'generated cameras cam-1 … cam-4, each with lines line-1 … line-3 (seed 42)' })
+
+  const response = await fetch(`${url}/nvr/v1/cameras/cam-4/counting_lines`, { headers: AUTH })
+  t.equal(response.status, 200)
+  const expected = generateFixtureData({ cameras: 4, linesPerCamera: 3, seed: 42 }).counting_lines?.slice(9)
+  t.strictSame(((await response.json()) as { content: unknown }).content, expected, 'the same data as generateFixtureData with that seed')
+
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exited, 0)
+})
+
+t.test('--generate and --watch are read from flags and their environment twins', async t => {
+  t.match(parseCli(['--generate', '100x20'], {}), { options: { generate: { cameras: 100, linesPerCamera: 20 } } })
+  t.match(parseCli([], { MOCK_NVR_GENERATE: '2x3' }), { options: { generate: { cameras: 2, linesPerCamera: 3 } } })
+  t.match(parseCli(['--generate', '5x5'], { MOCK_NVR_GENERATE: '2x3' }), { options: { generate: { cameras: 5 } } })
+  t.match(parseCli(['--watch'], {}), { options: { watch: true } })
+  t.match(parseCli([], { MOCK_NVR_WATCH: '1' }), { options: { watch: true } })
+  t.match(parseCli([], { MOCK_NVR_WATCH: 'false' }), { options: { watch: false } })
+  t.match(parseCli([], { MOCK_NVR_GENERATE: '2x3', MOCK_NVR_WATCH: '0' }), { options: { watch: false, generate: { cameras: 2 } } })
+})
+
+// cli.ts turns every UsageError into exit code 2; these check the message it prints.
+t.test('bad or conflicting values name the flag or variable that was set', async t => {
+  const usageError = (argv: string[], env: NodeJS.ProcessEnv, message: string) =>
+    t.throws(() => parseCli(argv, env), new UsageError(message), message)
+  usageError(['--generate', '10xabc'], {}, "--generate must be CAMERASxLINES, e.g. 100x20, not '10xabc'")
+  usageError([], { MOCK_NVR_GENERATE: '1000x1000' }, 'MOCK_NVR_GENERATE 1000x1000 makes 1000000 lines; at most 100000 lines in all can be generated')
+  usageError([], { MOCK_NVR_WATCH: 'maybe' }, "MOCK_NVR_WATCH must be true, false, 1 or 0, not 'maybe'")
+  usageError(['--generate', '2x2', '--fixtures', 'fixtures'], {}, '--generate cannot be combined with --fixtures: generated data is served instead of fixtures')
+  usageError(['--fixtures', 'fixtures'], { MOCK_NVR_GENERATE: '2x2' }, 'MOCK_NVR_GENERATE cannot be combined with --fixtures: generated data is served instead of fixtures')
+  usageError(['--generate', '2x2', '--watch'], {}, '--watch cannot be combined with --generate: only fixture files can be watched')
+  usageError([], { MOCK_NVR_GENERATE: '2x2', MOCK_NVR_WATCH: 'true' }, 'MOCK_NVR_WATCH cannot be combined with MOCK_NVR_GENERATE: only fixture files can be watched')
+})
