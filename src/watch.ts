@@ -46,10 +46,11 @@ export class FixtureWatcher extends EventEmitter<WatchEvents> {
     this.#store = store
     this.#log = log
     const isFolder = statSync(path).isDirectory()
-    const fileName = basename(path)
+    const ownName = basename(path)
+    // A folder reports its own name when it is deleted or renamed: reloading then says what went wrong.
     const relevant = isFolder
-      ? (name: string | null) => name === null || name.endsWith('.json')
-      : (name: string | null) => name === null || name === fileName
+      ? (name: string | null) => name === null || name === ownName || name.endsWith('.json')
+      : (name: string | null) => name === null || name === ownName
     this.#watcher = watch(isFolder ? path : dirname(path), { persistent: false }, (_event, name) => {
       if (!relevant(name)) return
       clearTimeout(this.#timer)

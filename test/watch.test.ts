@@ -78,6 +78,14 @@ t.test('a watched folder left without fixture files keeps the last good data', a
   t.ok(store.camera('cam-1'))
 })
 
+t.test('deleting the watched folder is reported and the last good data stays', async t => {
+  const { dir, store, logs } = await watchFixtures(t, { 'a.json': json({ counting_lines: [line()] }) })
+  const reported = logs.next(record => record.level === 50 && record.msg.includes('no such file or folder'))
+  await rm(dir, { recursive: true })
+  t.equal((await reported).msg, `fixtures not reloaded, the last good data is still served. Invalid fixtures:\n  ${dir}: no such file or folder`)
+  t.ok(store.camera('cam-1'))
+})
+
 t.test('a single watched file is picked up when an editor replaces it', async t => {
   const { dir, store, watcher } = await watchFixtures(t, {
     'main.json': json({ counting_lines: [line()] }),
