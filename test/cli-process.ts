@@ -28,7 +28,7 @@ export function runCli (args: string[], env: Record<string, string> = {}): CliRu
       const match = /mock-nvr listening on (\S+)/.exec(stdout)
       if (match !== null) resolve(match[1] as string)
     })
-    void exit.then(code => reject(new Error(`exited with ${String(code)} before ready: ${stderr}`)))
+    child.once('exit', code => reject(new Error(`exited with ${String(code)} before ready: ${stderr}`)))
   })
   // A test that expects an early exit never awaits ready; its rejection is expected, not unhandled.
   ready.catch(() => {})
