@@ -68,7 +68,8 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
       }
     }))
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    // Node adds advice about positional arguments to unknown options; the first sentence is the point.
+    throw new UsageError((error as Error).message.split('. ')[0] as string)
   }
   if (values.help === true) return { command: 'help' }
   if (values.version === true) return { command: 'version' }

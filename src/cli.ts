@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import closeWithGrace from 'close-with-grace'
 import { helpText, parseCli, UsageError } from './cli-args.js'
-import { FixtureError } from './fixture-validation.js'
 import { OptionsError } from './options.js'
 import { startMockNvr } from './server.js'
+import { describeStartFailure } from './start-failure.js'
 import { VERSION } from './version.js'
 
 const EXIT_FAILURE = 1
@@ -33,18 +33,10 @@ async function main (): Promise<void> {
   process.stdout.write(`mock-nvr listening on ${nvr.url}\n`)
 
   closeWithGrace({ delay: 10_000, logger: nvr.app.log }, async ({ err }) => {
+    /* c8 ignore next: only an unexpected exception gets here, and close-with-grace does not log it */
     if (err !== undefined) nvr.app.log.error({ err }, 'stopping after an unexpected error')
     await nvr.close()
   })
-}
-
-function describeStartFailure (error: unknown): string {
-  if (error instanceof FixtureError) return error.message
-  const { code, address, port } = error as NodeJS.ErrnoException & { address?: string, port?: number }
-  if (code === 'EADDRINUSE') return `cannot listen: port ${String(port)} on ${String(address)} is already in use`
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return `cannot listen: the host ${String(address ?? '')} is not an address of this machine`
-  if (code === 'EACCES') return `cannot listen: port ${String(port)} needs more privileges`
-  return `cannot start: ${(error as Error).message}`
 }
 
 function fail (exitCode: number, message: string): void {

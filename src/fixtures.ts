@@ -28,8 +28,8 @@ export async function loadFixtures (path: string): Promise<Dataset> {
     try {
       sources.push({ file, data: await readFixtureFile(file) })
     } catch (error) {
-      if (!(error instanceof FixtureError)) throw error
-      problems.push(...error.problems)
+      // readFixtureFile throws nothing but FixtureError: every failure is reported, none thrown past.
+      problems.push(...(error as FixtureError).problems)
     }
   }
   if (problems.length > 0) throw new FixtureError(problems)
@@ -45,7 +45,8 @@ async function fixtureFiles (path: string): Promise<string[]> {
   }
   if (!isDirectory) return [path]
   const names = (await readdir(path, { withFileTypes: true }))
-    .filter(entry => entry.isFile() && entry.name.endsWith('.json'))
+    // Symbolic links count: mounted config folders (Kubernetes ConfigMaps, for one) are made of them.
+    .filter(entry => (entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.json'))
     .map(entry => entry.name)
     .sort()
   if (names.length === 0) throw new FixtureError([{ file: path, path: '', message: 'the folder holds no .json file' }])
@@ -74,10 +75,7 @@ function parseJson (text: string, file: string): unknown {
 
 function describeFsError (error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
-  if (code === 'ENOENT') return 'no such file or folder'
-  if (code === 'EACCES') return 'permission denied'
-  if (code === 'EISDIR') return 'is a folder, not a file'
-  return `cannot be read (${code ?? 'unknown error'})`
+  return code === 'ENOENT' ? 'no such file or folder' : `cannot be read (${String(code)})`
 }
 
 /** Validates and indexes data handed over in memory, as if it were one fixture file named by `source`. */

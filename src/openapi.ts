@@ -2,6 +2,11 @@ import swagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import { VERSION } from './version.js'
 
+/** Shared schemas are named by their $id in the document; any other keeps swagger's numbered name. */
+export function componentName (json: { $id?: unknown }, _baseUri: unknown, _fragment: unknown, index: number): string {
+  return typeof json.$id === 'string' ? json.$id : `def-${index}`
+}
+
 /**
  * The OpenAPI 3.1 document, built by @fastify/swagger from the route schemas. Registered before the
  * routes so it sees them; shared schemas keep their $id as component names (CountingLine, not def-0).
@@ -21,7 +26,7 @@ export async function registerOpenApi (app: FastifyInstance): Promise<void> {
       }
     },
     refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, index) => typeof json.$id === 'string' ? json.$id : `def-${index}`
+      buildLocalReference: componentName
     }
   })
   app.get('/openapi.json', { schema: { hide: true } }, function openApiDocument () {

@@ -67,7 +67,7 @@ export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<M
   const { data, logger, ...options } = { ...LIBRARY_DEFAULTS, ...defined } as MockNvrOptions & ResolvedOptions
   const error = checkOptions.Errors(options).First()
   if (error !== undefined) {
-    const name = error.path.split('/')[1] ?? ''
+    const name = error.path.split('/')[1] as string
     const known = name in OptionsSchema.properties
     throw new OptionsError(known ? `option ${name} ${describeValue(error.value)} is invalid: ${error.message.toLowerCase()}` : `option ${name} is not known`)
   }
@@ -75,5 +75,5 @@ export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<M
 }
 
 function describeValue (value: unknown): string {
-  return `(${JSON.stringify(value) ?? String(value)})`
+  return `(${String(JSON.stringify(value))})`
 }

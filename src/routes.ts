@@ -67,9 +67,11 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
   refuseOtherMethods(app, LINE_PATH)
 
   // Unknown paths under the prefix are routes of this plugin, so the bearer check runs for them too.
-  app.all('/*', { schema: { hide: true } }, function unknownApiPath () {
-    throw apiErrors.routeNotFound()
-  })
+  for (const url of ['/', '/*']) {
+    app.all(url, { schema: { hide: true } }, function unknownApiPath () {
+      throw apiErrors.routeNotFound()
+    })
+  }
 }
 
 // The typed reply expects the envelope object; a prepared body is that envelope already serialized.

@@ -46,7 +46,7 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
   const address = app.server.address()
   /* c8 ignore next: listen on a TCP port always yields an AddressInfo, never a pipe name */
   const port = typeof address === 'object' && address !== null ? address.port : options.port
-  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
+  const url = baseUrl(options.host, port)
 
   app.log.info({
     source,
@@ -57,4 +57,9 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
   if (tokens.acceptsAnyToken) app.log.info('no --token configured: any non-empty bearer token is accepted')
 
   return { url, port, host: options.host, app, close: () => app.close() }
+}
+
+/** The URL a client uses for a host and port; an IPv6 address goes in brackets. */
+export function baseUrl (host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 }

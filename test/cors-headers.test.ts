@@ -1,0 +1,55 @@
+import t from 'tap'
+import { AUTH, build } from './helper.js'
+
+const ORIGIN = 'http://app.localhost:5173'
+const preflight = { origin: ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }
+
+t.test('a preflight is answered without a token', async t => {
+  const app = await build(t)
+  const response = await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines', headers: preflight })
+  t.equal(response.statusCode, 204)
+  t.equal(response.headers['access-control-allow-origin'], '*')
+  t.equal(response.headers['access-control-allow-methods'], 'GET, HEAD')
+  t.equal(response.headers['access-control-allow-headers'], 'authorization')
+  t.equal(response.headers['access-control-max-age'], '600')
+})
+
+t.test('successes and errors carry the CORS headers, so a browser app can read a 401 or 404', async t => {
+  const app = await build(t)
+  const cases = [
+    [AUTH, '/nvr/v1/cameras/cam-1/counting_lines', 200],
+    [{}, '/nvr/v1/cameras/cam-1/counting_lines', 401],
+    [AUTH, '/nvr/v1/cameras/cam-9/counting_lines', 404],
+    [AUTH, '/nvr/v1/cameras/%E0%A4%A/counting_lines', 400]
+  ] as const
+  for (const [headers, url, status] of cases) {
+    const response = await app.inject({ url, headers: { ...headers, origin: ORIGIN } })
+    t.equal(response.statusCode, status)
+    t.equal(response.headers['access-control-allow-origin'], '*', url)
+    t.equal(response.headers['access-control-expose-headers'], 'WWW-Authenticate, Allow, Retry-After')
+  }
+})
+
+t.test('a plain OPTIONS request is not a preflight: 405 with Allow', async t => {
+  const app = await build(t)
+  for (const headers of [AUTH, { ...AUTH, origin: ORIGIN }]) {
+    const response = await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines', headers })
+    t.equal(response.statusCode, 405)
+    t.equal(response.headers.allow, 'GET, HEAD')
+  }
+})
+
+t.test('restricted origins: only listed ones get Access-Control-Allow-Origin', async t => {
+  const app = await build(t, { corsOrigins: [ORIGIN] })
+  for (const url of ['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/%ZZ/counting_lines']) {
+    const allowed = await app.inject({ url, headers: { ...AUTH, origin: ORIGIN } })
+    t.equal(allowed.headers['access-control-allow-origin'], ORIGIN)
+    t.match(allowed.headers.vary, /Origin/)
+    const refused = await app.inject({ url, headers: { ...AUTH, origin: 'http://evil.localhost' } })
+    t.equal(refused.headers['access-control-allow-origin'], undefined)
+    const noOrigin = await app.inject({ url, headers: AUTH })
+    t.equal(noOrigin.headers['access-control-allow-origin'], undefined)
+  }
+  const refusedPreflight = await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines', headers: { ...preflight, origin: 'http://evil.localhost' } })
+  t.equal(refusedPreflight.headers['access-control-allow-origin'], undefined)
+})
