@@ -1,43 +1,27 @@
-import { spawn } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import t from 'tap'
 import { parseCli, UsageError } from '../src/cli-args.js'
 import { generateFixtureData } from '../src/generate.js'
+import { runCli, type CliRun } from './cli-process.js'
 import { AUTH } from './helper.js'
 
-const CLI = new URL('../src/cli.ts', import.meta.url).pathname
-
-/** The CLI as a child process, run through the same TypeScript loader as this test. */
-function runCli (args: string[]) {
-  const child = spawn(process.execPath, [...process.execArgv, CLI, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const lines: string[] = []
-  const waiters = new Set<{ matches: (line: string) => boolean, resolve: (line: string) => void }>()
-  createInterface({ input: child.stdout }).on('line', line => {
-    lines.push(line)
-    for (const waiter of waiters) {
-      if (waiter.matches(line)) { waiters.delete(waiter); waiter.resolve(line) }
+/** Resolves once the CLI's stdout holds the text; pino writes to a pipe asynchronously, after the ready line. */
+function printed (cli: CliRun, text: string): Promise<void> {
+  return new Promise(resolve => {
+    const check = () => {
+      if (!cli.stdout().includes(text)) return
+      cli.child.stdout.off('data', check)
+      resolve()
     }
+    cli.child.stdout.on('data', check)
+    check()
   })
-  const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)))
-  return {
-    child,
-    exited,
-    /** The first stdout line that matches, already printed or still to come. */
-    waitForLine (matches: (line: string) => boolean): Promise<string> {
-      const seen = lines.find(matches)
-      if (seen !== undefined) return Promise.resolve(seen)
-      return new Promise(resolve => waiters.add({ matches, resolve }))
-    }
-  }
 }
 
 t.test('--generate serves deterministic data through the CLI and names the ids it made', async t => {
   const cli = runCli(['--port', '0', '--generate', '4x3', '--seed', '42'])
   t.teardown(() => { cli.child.kill() })
-  const ready = await cli.waitForLine(line => line.startsWith('mock-nvr listening on '))
-  const url = ready.slice('mock-nvr listening on '.length)
-  const named = await cli.waitForLine(line => line.includes('generated cameras'))
-  t.match(JSON.parse(named), { msg: 'generated cameras cam-1 … cam-4, each with lines line-1 … line-3 (seed 42)' })
+  const url = await cli.ready
+  await printed(cli, '"msg":"generated cameras cam-1 … cam-4, each with lines line-1 … line-3 (seed 42)"')
 
   const response = await fetch(`${url}/nvr/v1/cameras/cam-4/counting_lines`, { headers: AUTH })
   t.equal(response.status, 200)
@@ -45,7 +29,7 @@ t.test('--generate serves deterministic data through the CLI and names the ids i
   t.strictSame(((await response.json()) as { content: unknown }).content, expected, 'the same data as generateFixtureData with that seed')
 
   cli.child.kill('SIGTERM')
-  t.equal(await cli.exited, 0)
+  t.equal(await cli.exit, 0)
 })
 
 t.test('--generate and --watch are read from flags and their environment twins', async t => {
