@@ -48,9 +48,9 @@ export class FixtureWatcher extends EventEmitter<WatchEvents> {
     const isFolder = statSync(path).isDirectory()
     const ownName = basename(path)
     // A folder reports its own name when it is deleted or renamed: reloading then says what went wrong.
-    const relevant = isFolder
-      ? (name: string | null) => name === null || name === ownName || name.endsWith('.json')
-      : (name: string | null) => name === null || name === ownName
+    // Kubernetes updates a mounted ConfigMap at once by renaming its `..data` link: the files' names never show.
+    const relevant = (name: string | null) => name === null || name === ownName || name.startsWith('..') ||
+      (isFolder && name.endsWith('.json'))
     this.#watcher = watch(isFolder ? path : dirname(path), { persistent: false }, (_event, name) => {
       if (!relevant(name)) return
       clearTimeout(this.#timer)

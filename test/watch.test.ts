@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { rm } from 'node:fs/promises'
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { DataStore } from '../src/data-store.js'
@@ -24,6 +24,13 @@ async function watchFixtures (t: Test, files: Record<string, string>, file?: str
 }
 
 const nextReload = (watcher: FixtureWatcher) => once(watcher, 'reload') as Promise<[DatasetDiff]>
+/** The first reload that changed something: steps of a multi-step update may each trigger an empty one. */
+async function changingReload (watcher: FixtureWatcher): Promise<DatasetDiff> {
+  for (;;) {
+    const [diff] = await nextReload(watcher)
+    if (Object.values(diff).some(list => list.length > 0)) return diff
+  }
+}
 const nextReject = (watcher: FixtureWatcher) => once(watcher, 'reject') as Promise<[Error]>
 
 t.test('a bad edit is logged as at start-up and the last good data stays; the fix is then served', async t => {
@@ -98,6 +105,23 @@ t.test('a single watched file is picked up when an editor replaces it', async t 
   const [diff] = await reloaded
   t.strictSame(diff.linesAdded, [{ camera_id: 'cam-1', id: 'line-2' }])
   t.equal(store.camera('cam-1')?.lines.length, 2)
+})
+
+t.test('a mounted ConfigMap is reloaded when its ..data link is swapped', async t => {
+  // The layout Kubernetes gives a ConfigMap volume: each file a link through ..data to a timestamped folder.
+  const { dir, store, watcher } = await watchFixtures(t, {
+    '..v1': { 'a.json': json({ counting_lines: [line()] }) },
+    '..data': t.fixture('symlink', '..v1'),
+    'a.json': t.fixture('symlink', '..data/a.json')
+  })
+  const reloaded = changingReload(watcher)
+  await mkdir(join(dir, '..v2'))
+  await writeFile(join(dir, '..v2', 'a.json'), json({ counting_lines: [line({ name: 'Updated' })] }))
+  await symlink('..v2', join(dir, '..data_tmp'))
+  await rename(join(dir, '..data_tmp'), join(dir, '..data'))
+  const diff = await reloaded
+  t.strictSame(diff.linesChanged, [{ camera_id: 'cam-1', id: 'line-1' }])
+  t.equal(store.current.dataset.lines[0]?.name, 'Updated')
 })
 
 t.test('reloads asked for during a reload share one more reload after it', async t => {
