@@ -13,7 +13,7 @@ import { captureLogs, saveFile } from './log-capture.js'
 const json = (data: unknown) => JSON.stringify(data, null, 2)
 
 /** A watcher on a test folder (or one file in it), closed when the test ends. */
-async function watchFixtures (t: Test, files: Record<string, string>, file?: string) {
+async function watchFixtures (t: Test, files: Parameters<Test['testdir']>[0], file?: string) {
   const dir = t.testdir(files)
   const path = file === undefined ? dir : join(dir, file)
   const store = new DataStore(await loadFixtures(path))
