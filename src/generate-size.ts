@@ -15,6 +15,7 @@ export const GenerateSizeSchema = Type.Object({
   /** How many lines each camera has, from 0. */
   linesPerCamera: Type.Integer({ minimum: 0, maximum: MAX_LINES_PER_CAMERA })
 }, { additionalProperties: false })
+/** A size for --generate, as TypeScript sees it. */
 export type GenerateSize = Static<typeof GenerateSizeSchema>
 
 /** Why a size is too large in all, or undefined when it fits; the schema bounds each number on its own. */

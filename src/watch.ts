@@ -10,6 +10,7 @@ import { FixtureError } from './fixture-validation.js'
 /** Quiet time after the last change before reloading: an editor's save is often several writes. */
 export const WATCH_DEBOUNCE_MS = 100
 
+/** What a FixtureWatcher watches, where it puts good data, and where it reports. */
 export interface WatchOptions {
   /** The fixture file or folder, as given at start-up. */
   path: string
