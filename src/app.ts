@@ -11,6 +11,7 @@ import { OneLinePerRequest } from './logger.js'
 import { registerOpenApi } from './openapi.js'
 import { API_PREFIX, countingLinesApi } from './routes.js'
 import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema } from './schemas.js'
+import type { TlsCredentials } from './tls.js'
 
 export interface AppDependencies {
   store: DataStore
@@ -19,14 +20,18 @@ export interface AppDependencies {
   /** Bytes of request line and headers together; also bounds how long an id in the path may be. */
   maxHeaderSize: number
   logger?: FastifyBaseLogger
+  /** Serve HTTPS with this certificate and key instead of plain HTTP. */
+  https?: TlsCredentials
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
-export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, logger }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, logger, https }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger === undefined ? {} : { loggerInstance: logger }),
     logController: new OneLinePerRequest(),
     http: { maxHeaderSize },
+    // Fastify hands only the https options to an HTTPS server, so the header limit goes there too.
+    ...(https === undefined ? {} : { https: { ...https, maxHeaderSize } }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     clientErrorHandler: answerClientError,
     // A malformed URL is refused before routing, so no hook has run: apply CORS and auth here.

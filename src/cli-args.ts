@@ -18,6 +18,9 @@ interface CliOption {
 export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'port', key: 'port', kind: 'integer', default: '8080', value: 'PORT', help: 'TCP port to listen on; 0 picks a free port' },
   { flag: 'host', key: 'host', kind: 'string', default: '127.0.0.1', value: 'HOST', help: 'interface to listen on; 0.0.0.0 for every interface' },
+  { flag: 'tls-cert', key: 'tlsCert', kind: 'string', value: 'FILE', help: 'serve HTTPS with this PEM certificate (its chain may follow); needs --tls-key' },
+  { flag: 'tls-key', key: 'tlsKey', kind: 'string', value: 'FILE', help: 'the PEM private key of --tls-cert' },
+  { flag: 'tls-self-signed', key: 'tlsSelfSigned', kind: 'switch', default: 'off', help: 'serve HTTPS with a certificate generated at start for localhost, 127.0.0.1 and the host' },
   { flag: 'fixtures', key: 'fixtures', kind: 'string', default: 'the bundled fixtures/', value: 'PATH', help: 'a fixture .json file, or a folder of them' },
   { flag: 'token', key: 'tokens', kind: 'list', value: 'TOKEN', help: 'accept only this bearer token (repeatable); without it any non-empty token is accepted' },
   { flag: 'cors-origin', key: 'corsOrigins', kind: 'list', value: 'ORIGIN', help: 'let only this origin call from a browser (repeatable); without it any origin may' },

@@ -73,7 +73,8 @@ function parseJson (text: string, file: string): unknown {
   }
 }
 
-function describeFsError (error: unknown): string {
+/** A file-system error in a few words, for a start-up message. */
+export function describeFsError (error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
   return code === 'ENOENT' ? 'no such file or folder' : `cannot be read (${String(code)})`
 }

@@ -10,6 +10,12 @@ export const OptionsSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   /** Interface to listen on. */
   host: Type.String({ minLength: 1 }),
+  /** PEM certificate file (its chain may follow) to serve HTTPS with; needs tlsKey. */
+  tlsCert: Type.Optional(Type.String({ minLength: 1 })),
+  /** PEM private key file of tlsCert. */
+  tlsKey: Type.Optional(Type.String({ minLength: 1 })),
+  /** Serve HTTPS with a certificate generated at start for localhost, 127.0.0.1, ::1, this machine's name and the host. */
+  tlsSelfSigned: Type.Boolean(),
   /** A fixture file or a folder of them; the bundled demo data when absent. */
   fixtures: Type.Optional(Type.String({ minLength: 1 })),
   /** Accepted bearer tokens; when empty, any non-empty token is accepted. */
@@ -43,6 +49,7 @@ export type MockNvrOptions = Partial<ResolvedOptions> & {
 export const LIBRARY_DEFAULTS: ResolvedOptions = {
   port: 0,
   host: '127.0.0.1',
+  tlsSelfSigned: false,
   tokens: [],
   corsOrigins: [],
   logLevel: 'silent',

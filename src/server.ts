@@ -7,6 +7,7 @@ import { loadStartupData } from './data-source.js'
 import { BUNDLED_FIXTURES } from './fixtures.js'
 import { createLogger } from './logger.js'
 import { resolveOptions, type MockNvrOptions } from './options.js'
+import { loadTls } from './tls.js'
 import { FixtureWatcher } from './watch.js'
 
 /** A running mock: where it listens, and how to stop it. */
@@ -17,6 +18,8 @@ export interface MockNvr {
   host: string
   /** The Fastify instance, for inject() or anything else Fastify offers. */
   app: FastifyInstance
+  /** The PEM certificate served over HTTPS (e.g. the self-signed one, to trust as `ca`); undefined over HTTP. */
+  certificate?: string
   /** Stops listening; requests in flight finish first. */
   close: () => Promise<void>
 }
@@ -24,6 +27,7 @@ export interface MockNvr {
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
 export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr> {
   const options = resolveOptions(input)
+  const tls = await loadTls(options)
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
   const { dataset, source, note } = await loadStartupData(options, fixtures)
   const logger = options.logger ?? createLogger(options)
@@ -34,7 +38,8 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
     tokens,
     cors: new CorsPolicy(options.corsOrigins),
     maxHeaderSize: options.maxHeaderSize,
-    logger
+    logger,
+    ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } })
   })
 
   if (options.watch) {
@@ -46,7 +51,7 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
   const address = app.server.address()
   /* c8 ignore next: listen on a TCP port always yields an AddressInfo, never a pipe name */
   const port = typeof address === 'object' && address !== null ? address.port : options.port
-  const url = baseUrl(options.host, port)
+  const url = baseUrl(options.host, port, tls === undefined ? 'http' : 'https')
 
   app.log.info({
     source,
@@ -56,10 +61,12 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
   if (note !== undefined) app.log.info(note)
   if (tokens.acceptsAnyToken) app.log.info('no --token configured: any non-empty bearer token is accepted')
 
-  return { url, port, host: options.host, app, close: () => app.close() }
+  if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
+
+  return { url, port, host: options.host, app, certificate: tls?.cert, close: () => app.close() }
 }
 
 /** The URL a client uses for a host and port; an IPv6 address goes in brackets. */
-export function baseUrl (host: string, port: number): string {
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+export function baseUrl (host: string, port: number, protocol: 'http' | 'https' = 'http'): string {
+  return `${protocol}://${host.includes(':') ? `[${host}]` : host}:${port}`
 }
