@@ -54,8 +54,9 @@ async function readUserCredentials (certFile: string, keyFile: string): Promise<
   let privateKey: KeyObject
   try {
     privateKey = createPrivateKey(key)
-  } catch (error) {
-    const encrypted = (error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE'
+  } catch {
+    // PKCS#8 says BEGIN ENCRYPTED PRIVATE KEY, the older PEM form Proc-Type: 4,ENCRYPTED.
+    const encrypted = key.includes('ENCRYPTED')
     throw new TlsError(`TLS key file ${keyFile}: ${encrypted ? 'the key is encrypted; give it without a passphrase' : 'holds no PEM private key (-----BEGIN PRIVATE KEY-----)'}`)
   }
   if (!certificate.checkPrivateKey(privateKey)) {
