@@ -26,6 +26,6 @@ COPY fixtures ./fixtures
 USER node
 EXPOSE 8080
 # Node's own client, as slim images have no curl; it follows MOCK_NVR_PORT and the TLS variables.
-HEALTHCHECK --interval=10s --timeout=5s --start-period=5s --retries=3 CMD ["node", "dist/healthcheck.js"]
+HEALTHCHECK --interval=5s --timeout=5s --start-period=10s --retries=3 CMD ["node", "dist/healthcheck.js"]
 # Exec form: node is PID 1 and receives docker stop's SIGTERM, then closes gracefully.
 ENTRYPOINT ["node", "dist/cli.js"]

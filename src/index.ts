@@ -19,3 +19,5 @@ export { TokenPolicy } from './auth.js'
 export { CorsPolicy } from './cors.js'
 /** Deterministic synthetic data, as `--generate` serves it: `generateFixtureData({ cameras, linesPerCamera, seed })`. */
 export { generateFixtureData, type GenerateOptions } from './generate.js'
+/** Thrown when a TLS certificate or key file cannot be served with; the message names the file. */
+export { TlsError } from './tls.js'
