@@ -2,7 +2,6 @@ import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { isIP } from 'node:net'
 import { hostname } from 'node:os'
-import { generate } from 'selfsigned'
 import { describeFsError } from './fixtures.js'
 import { OptionsError, type ResolvedOptions } from './options.js'
 
@@ -90,6 +89,8 @@ export function selfSignedNames (host: string): string[] {
 }
 
 async function generateSelfSigned (host: string): Promise<ServedTls> {
+  // Loaded only when asked for: importing the certificate library costs about as much as Fastify itself.
+  const { generate } = await import('selfsigned')
   const names = selfSignedNames(host)
   // Backdated a minute, so a client whose clock is slightly behind still accepts it.
   const notBeforeDate = new Date(Date.now() - 60_000)
