@@ -7,7 +7,7 @@ ARG NODE_VERSION=24
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: the prepare script builds, and the sources are not here yet.
+# Scripts off: the build needs only tsc, none of the dependencies' install scripts.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

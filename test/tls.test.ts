@@ -32,7 +32,7 @@ t.test('a missing or unreadable file is named with the problem', async t => {
   const { cert } = await makeCertificate()
   await writeFile(join(dir, 'cert.pem'), cert)
   await t.rejects(loadTls({ host: HOST, tlsSelfSigned: false, tlsCert: join(dir, 'cert.pem'), tlsKey: join(dir, 'folder') }),
-    new TlsError(`TLS key file ${join(dir, 'folder')}: is a folder, not a file`))
+    new TlsError(`TLS key file ${join(dir, 'folder')}: cannot be read (EISDIR)`))
 })
 
 t.test('a file that holds no certificate or no key is named with the problem', async t => {
