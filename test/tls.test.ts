@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { OptionsError } from '../src/options.js'
 import { startMockNvr } from '../src/server.js'
+import { describeStartFailure } from '../src/start-failure.js'
 import { loadTls, selfSignedNames, TlsError } from '../src/tls.js'
 import { makeCertificate } from './tls-helper.js'
 
@@ -27,8 +28,10 @@ t.test('a self-signed certificate and certificate files together are a usage err
 
 t.test('a missing or unreadable file is named with the problem', async t => {
   const dir = t.testdir({ 'key.pem': 'x', folder: {} })
-  await t.rejects(loadTls({ host: HOST, tlsSelfSigned: false, tlsCert: join(dir, 'nope.pem'), tlsKey: join(dir, 'key.pem') }),
-    new TlsError(`TLS certificate file ${join(dir, 'nope.pem')}: no such file or folder`))
+  const missing = loadTls({ host: HOST, tlsSelfSigned: false, tlsCert: join(dir, 'nope.pem'), tlsKey: join(dir, 'key.pem') })
+  await t.rejects(missing, new TlsError(`TLS certificate file ${join(dir, 'nope.pem')}: no such file or folder`))
+  t.equal(describeStartFailure(await missing.catch((error: unknown) => error)),
+    `cannot start: TLS certificate file ${join(dir, 'nope.pem')}: no such file or folder`, 'what the CLI prints before exiting 1')
   const { cert } = await makeCertificate()
   await writeFile(join(dir, 'cert.pem'), cert)
   await t.rejects(loadTls({ host: HOST, tlsSelfSigned: false, tlsCert: join(dir, 'cert.pem'), tlsKey: join(dir, 'folder') }),
