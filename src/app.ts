@@ -1,4 +1,3 @@
-import cors from '@fastify/cors'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
@@ -48,7 +47,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   for (const schema of [CountingLineSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema]) {
     app.addSchema(schema)
   }
-  await app.register(cors, corsPolicy.pluginOptions())
+  app.addHook('onRequest', corsPolicy.onRequestHook())
   await registerOpenApi(app)
 
   app.get('/healthz', {
