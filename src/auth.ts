@@ -5,9 +5,16 @@ export type AuthOutcome = 'accepted' | 'no_credentials' | 'invalid_request' | 'i
 
 export const AUTH_REALM = 'mock-nvr'
 
+/** How many accepted Authorization values are remembered before the memory is emptied. */
+export const REMEMBERED_HEADERS = 1024
+
 /** Decides on bearer tokens: a fixed set, or, when none is configured, any non-empty token. */
 export class TokenPolicy {
   readonly #digests: Buffer[]
+  // Accepted header values, so a client that sends the same header again costs one lookup, not a parse
+  // and a hash. A lookup hashes the whole value and compares only on a hash match, so its time tells an
+  // attacker nothing about a valid token. Emptied when full, so distinct tokens cannot grow it.
+  readonly #accepted = new Set<string>()
 
   constructor (tokens: readonly string[]) {
     this.#digests = tokens.map(digest)
@@ -19,6 +26,16 @@ export class TokenPolicy {
 
   judge (authorization: string | undefined): AuthOutcome {
     if (authorization === undefined) return 'no_credentials'
+    if (this.#accepted.has(authorization)) return 'accepted'
+    const outcome = this.#judgeAfresh(authorization)
+    if (outcome === 'accepted') {
+      if (this.#accepted.size >= REMEMBERED_HEADERS) this.#accepted.clear()
+      this.#accepted.add(authorization)
+    }
+    return outcome
+  }
+
+  #judgeAfresh (authorization: string): AuthOutcome {
     const space = authorization.indexOf(' ')
     const scheme = space === -1 ? authorization : authorization.slice(0, space)
     if (scheme.toLowerCase() !== 'bearer') return 'no_credentials'
