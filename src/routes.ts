@@ -4,6 +4,7 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify'
 import type { TokenPolicy } from './auth.js'
 import type { DataStore } from './data-store.js'
 import { apiErrors, JSON_CONTENT_TYPE } from './errors.js'
+import { checkWithTypeBox } from './route-validation.js'
 import {
   CameraParamsSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema,
   CountingLineParamsSchema, ErrorEnvelopeSchema
@@ -38,7 +39,8 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       security,
       params: CameraParamsSchema,
       response: { 200: Type.Ref(CountingLineListEnvelopeSchema), ...errorResponses }
-    }
+    },
+    validatorCompiler: checkWithTypeBox
   }, function listCountingLines (request, reply) {
     const camera = store.camera(request.params.id)
     if (camera === undefined) throw apiErrors.cameraNotFound(request.params.id)
@@ -53,7 +55,8 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       security,
       params: CountingLineParamsSchema,
       response: { 200: Type.Ref(CountingLineEnvelopeSchema), ...errorResponses }
-    }
+    },
+    validatorCompiler: checkWithTypeBox
   }, function retrieveCountingLine (request, reply) {
     const { id, line_id: lineId } = request.params
     const camera = store.camera(id)
