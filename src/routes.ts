@@ -61,7 +61,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
     const { id, line_id: lineId } = request.params
     const camera = store.camera(id)
     if (camera === undefined) throw apiErrors.cameraNotFound(id)
-    const body = camera.lineBodies.get(lineId)
+    const body = camera.lineBody(lineId)
     if (body === undefined) throw apiErrors.countingLineNotFound(id, lineId)
     sendPrepared(reply, body)
   })
