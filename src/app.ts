@@ -57,8 +57,8 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
       response: { 200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }) }
     }
   }, function health () {
-    const { cameraIds, lines } = store.current.dataset
-    return { status: 'ok' as const, cameras: cameraIds.length, countingLines: lines.length }
+    const { cameras, lineCount } = store.current
+    return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount }
   })
 
   await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens })

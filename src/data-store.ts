@@ -48,18 +48,40 @@ export class ServedCamera {
   }
 }
 
-export interface ServedData {
-  dataset: Dataset
-  cameras: Map<string, ServedCamera>
+/** One camera and its lines in list order: what a ServedCamera is prepared from. */
+export interface CameraLines {
+  id: string
+  lines: readonly CountingLine[]
 }
 
-/** Serializes every answer of a dataset up front, so a request is a lookup and a write. */
-export function prepareServedData (dataset: Dataset): ServedData {
-  const linesByCamera = new Map<string, CountingLine[]>(dataset.cameraIds.map(id => [id, []]))
-  for (const line of dataset.lines) linesByCamera.get(line.camera_id)?.push(line)
+export interface ServedData {
+  /** The data as given, when it came as a dataset (fixtures or in-memory data); generated data is only served. */
+  dataset?: Dataset
+  cameras: Map<string, ServedCamera>
+  /** Lines in all. */
+  lineCount: number
+}
+
+/**
+ * Serializes every answer up front, so a request is a lookup and a write. Cameras are prepared one at a
+ * time: generated cameras are made as they are asked for, so their line objects never all exist at once.
+ */
+export function prepareServedData (data: Dataset | Iterable<CameraLines>): ServedData {
+  const given = Symbol.iterator in data ? { cameraLines: data } : { dataset: data, cameraLines: camerasOf(data) }
   const cameras = new Map<string, ServedCamera>()
-  for (const [id, lines] of linesByCamera) cameras.set(id, new ServedCamera(lines))
-  return { dataset, cameras }
+  let lineCount = 0
+  for (const { id, lines } of given.cameraLines) {
+    cameras.set(id, new ServedCamera(lines))
+    lineCount += lines.length
+  }
+  return { dataset: given.dataset, cameras, lineCount }
+}
+
+/** A dataset's cameras in order, each with its lines in list order. */
+export function camerasOf ({ cameraIds, lines }: Dataset): CameraLines[] {
+  const linesByCamera = new Map<string, CountingLine[]>(cameraIds.map(id => [id, []]))
+  for (const line of lines) linesByCamera.get(line.camera_id)?.push(line)
+  return [...linesByCamera].map(([id, cameraLines]) => ({ id, lines: cameraLines }))
 }
 
 /** The data being served. Replacing it swaps every prepared answer at once. */
@@ -67,8 +89,8 @@ export class DataStore {
   #initial: ServedData
   #current: ServedData
 
-  constructor (dataset: Dataset) {
-    this.#initial = prepareServedData(dataset)
+  constructor (data: Dataset | Iterable<CameraLines>) {
+    this.#initial = prepareServedData(data)
     this.#current = this.#initial
   }
 
@@ -80,8 +102,8 @@ export class DataStore {
     return this.#current.cameras.get(id)
   }
 
-  replace (dataset: Dataset): void {
-    this.#current = prepareServedData(dataset)
+  replace (data: Dataset | Iterable<CameraLines>): void {
+    this.#current = prepareServedData(data)
   }
 
   reset (): void {

@@ -92,7 +92,8 @@ export class FixtureWatcher extends EventEmitter<WatchEvents> {
       this.#refuse(error as Error)
       return
     }
-    const diff = diffDatasets(this.#store.current.dataset, dataset)
+    /* c8 ignore next: only generated data is served without a dataset, and it is never watched */
+    const diff = diffDatasets(this.#store.current.dataset ?? { cameraIds: [], lines: [] }, dataset)
     this.#store.replace(dataset)
     const changes = Object.fromEntries(Object.entries(diff).map(([kind, list]) => [kind, list.length]))
     this.#log.info({ changes }, `fixtures reloaded: ${describeDiff(diff)}`)

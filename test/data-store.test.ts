@@ -12,7 +12,8 @@ t.test('a replacement is served on the very next request, and reset brings the s
   t.equal(store.camera('cam-7')?.lineCount, 1)
   store.reset()
   t.equal(store.camera('cam-1')?.lineCount, 2)
-  t.equal(store.current.dataset.cameraIds.length, 3)
+  t.equal(store.current.dataset?.cameraIds.length, 3)
+  t.strictSame([store.current.cameras.size, store.current.lineCount], [3, 3])
   t.equal((await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: AUTH })).statusCode, 200)
 })
 
