@@ -29,8 +29,16 @@ export class OneLinePerRequest extends LogController {
   override routeNotFound (): void {}
 
   override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime }
-    if (error) reply.log.error({ ...line, err: error }, 'request errored')
-    else reply.log.info(line, 'request completed')
+    if (error) {
+      reply.log.error({ req: request, res: reply, responseTime: reply.elapsedTime, err: error }, 'request errored')
+    } else if (isInfoEnabled(reply.log)) {
+      // Checked first: at warn, the usual level under load, a request then costs no log object at all.
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+    }
   }
+}
+
+// pino answers from the level it holds; a logger of another make that cannot say is asked to log anyway.
+function isInfoEnabled (log: FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }): boolean {
+  return log.isLevelEnabled?.('info') ?? true
 }
