@@ -5,31 +5,30 @@ import { CountingLineSchema, type CountingLine } from './schemas.js'
 // The same serializer Fastify would build from the schema: the ten fields, in spec order, nothing more.
 const serializeLine = fastJson(CountingLineSchema)
 const SUCCESS_PREFIX = '{"result":{"success":true,"httpCode":200},"content":'
-const LINE_PREFIX = Buffer.from(SUCCESS_PREFIX)
-const LINE_SUFFIX = Buffer.from('}')
 
 /**
- * What is served for one camera, serialized once when the data is loaded or replaced. The list answer is
- * kept whole; a line's answer is built from its slice of the list, so each line's bytes are stored once.
+ * What is served for one camera, serialized once when the data is loaded or replaced: the list answer,
+ * and every line's answer back to back in one more buffer, each handed out as a view of its bytes.
  */
 export class ServedCamera {
   /** The list answer, as sent. */
   readonly listBody: Buffer
+  readonly #lineBodies: Buffer
   readonly #lineIndex = new Map<string, number>()
-  // Start and end of each line's JSON in listBody, in bytes: two numbers per line, in list order.
-  readonly #lineBounds: Uint32Array
+  // Where each line's answer ends in #lineBodies, in bytes, in list order; each starts where the last ended.
+  readonly #lineEnds: Uint32Array
 
   constructor (lines: readonly CountingLine[]) {
     const json = lines.map(line => serializeLine(line))
-    this.#lineBounds = new Uint32Array(lines.length * 2)
-    let offset = Buffer.byteLength(SUCCESS_PREFIX) + 1
-    json.forEach((text, index) => {
+    const answers = json.map(text => `${SUCCESS_PREFIX}${text}}`)
+    this.#lineEnds = new Uint32Array(lines.length)
+    let end = 0
+    answers.forEach((answer, index) => {
       this.#lineIndex.set((lines[index] as CountingLine).id, index)
-      const end = offset + Buffer.byteLength(text)
-      this.#lineBounds[index * 2] = offset
-      this.#lineBounds[index * 2 + 1] = end
-      offset = end + 1
+      end += Buffer.byteLength(answer)
+      this.#lineEnds[index] = end
     })
+    this.#lineBodies = Buffer.from(answers.join(''))
     this.listBody = Buffer.from(`${SUCCESS_PREFIX}[${json.join(',')}]}`)
   }
 
@@ -41,10 +40,7 @@ export class ServedCamera {
   lineBody (lineId: string): Buffer | undefined {
     const index = this.#lineIndex.get(lineId)
     if (index === undefined) return undefined
-    const start = this.#lineBounds[index * 2] as number
-    const end = this.#lineBounds[index * 2 + 1] as number
-    const line = this.listBody.subarray(start, end)
-    return Buffer.concat([LINE_PREFIX, line, LINE_SUFFIX], LINE_PREFIX.length + line.length + LINE_SUFFIX.length)
+    return this.#lineBodies.subarray(index === 0 ? 0 : this.#lineEnds[index - 1], this.#lineEnds[index])
   }
 }
 
