@@ -1,4 +1,4 @@
-// npm run bench [-- --duration S] [--connections N] [--starts N] [--large] [--json]
+// npm run bench [-- --duration S] [--rounds N] [--connections N] [--starts N] [--large] [--json]
 // Loads the mock and a bare Fastify server, each in its own process, and prints how they compare.
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -13,7 +13,8 @@ import { AUTH_HEADERS } from './bench-data.js'
 
 const { values } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     starts: { type: 'string', default: '5' },
     large: { type: 'boolean', default: false },
@@ -40,6 +41,7 @@ async function main (): Promise<void> {
     pin,
     connections: positiveInteger('connections', values.connections),
     duration: positiveInteger('duration', values.duration),
+    rounds: positiveInteger('rounds', values.rounds),
     headers: AUTH_HEADERS
   }
   const starts = positiveInteger('starts', values.starts)
@@ -47,7 +49,7 @@ async function main (): Promise<void> {
     const report: BenchReport = {
       command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.replace(/ -- $/, ''),
       machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores, node: process.version, loadAverage: loadavg(), pinned: pin },
-      settings: { connections: context.connections, duration: context.duration },
+      settings: { connections: context.connections, duration: context.duration, rounds: context.rounds },
       throughput: [],
       memory: []
     }

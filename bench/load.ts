@@ -3,7 +3,7 @@ import type { ServerProcess } from './processes.js'
 
 export interface LoadSettings {
   connections: number
-  /** Seconds of measured load, after a one-second warm-up. */
+  /** Seconds of one measured run. */
   duration: number
   headers: Record<string, string>
 }
@@ -22,21 +22,26 @@ export interface LoadResult {
 
 const WARM_UP_SECONDS = 1
 
-/**
- * Loads one server with keep-alive connections, cycling through the paths (each request prebuilt, so
- * the client does the same work for one path or thousands), and measures the server's CPU meanwhile.
- */
+function requestsOf (paths: readonly string[]) {
+  // Each request prebuilt once: the client does the same work for one path or thousands.
+  return paths.map(path => ({ method: 'GET' as const, path }))
+}
+
+/** The first second of a fresh process runs unoptimized code; it is not what is being compared. */
+export async function warmUp (server: ServerProcess, paths: readonly string[], settings: LoadSettings): Promise<void> {
+  await autocannon({ url: server.url, connections: settings.connections, headers: settings.headers, requests: requestsOf(paths), duration: WARM_UP_SECONDS })
+}
+
+/** Loads one server with keep-alive connections, cycling through the paths, and measures its CPU meanwhile. */
 export async function measureLoad (server: ServerProcess, paths: readonly string[], settings: LoadSettings): Promise<LoadResult> {
-  const options = {
+  const cpuBefore = server.cpuSeconds()
+  const result = await autocannon({
     url: server.url,
     connections: settings.connections,
     headers: settings.headers,
-    requests: paths.map(path => ({ method: 'GET' as const, path }))
-  }
-  // The first seconds of a fresh process run unoptimized code; they are not what is being compared.
-  await autocannon({ ...options, duration: WARM_UP_SECONDS })
-  const cpuBefore = server.cpuSeconds()
-  const result = await autocannon({ ...options, duration: settings.duration })
+    requests: requestsOf(paths),
+    duration: settings.duration
+  })
   const cpuAfter = server.cpuSeconds()
   const answered = result['2xx'] + result.non2xx
   return {
@@ -50,4 +55,25 @@ export async function measureLoad (server: ServerProcess, paths: readonly string
       ? undefined
       : Math.round((cpuAfter - cpuBefore) * 1e6 / answered * 10) / 10
   }
+}
+
+/** Several runs of one server as one: the median of each measure, the sum of the failures. */
+export function combineRuns (runs: readonly LoadResult[]): LoadResult {
+  const middle = (pick: (run: LoadResult) => number) => median(runs.map(pick))
+  const cpu = runs.map(run => run.serverCpuUs)
+  return {
+    requestsPerSecond: middle(run => run.requestsPerSecond),
+    p50: middle(run => run.p50),
+    p99: middle(run => run.p99),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    bytesPerResponse: middle(run => run.bytesPerResponse),
+    serverCpuUs: cpu.every(value => value !== undefined) ? median(cpu as number[]) : undefined
+  }
+}
+
+export function median (values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] as number : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }

@@ -16,7 +16,7 @@ export interface MemoryRow {
 export interface BenchReport {
   command: string
   machine: { cpu: string, cores: number, node: string, loadAverage: number[], pinned: boolean }
-  settings: { connections: number, duration: number, starts?: number }
+  settings: { connections: number, duration: number, rounds: number, starts?: number }
   throughput: ThroughputRow[]
   startup?: { mockMs: number, bareMs: number, ratio: number, mockSamples: number[], bareSamples: number[] }
   large?: { size: string, loadMs: number }
@@ -32,7 +32,8 @@ export function formatReport (report: BenchReport): string {
     machine.pinned
       ? 'server pinned to core 0 and load generator to core 1 (taskset)'
       : 'not pinned: taskset or a second core is missing, so client and server share cores',
-    `${settings.connections} keep-alive connections, bearer token on every request, ${settings.duration} s per run after a 1 s warm-up`,
+    `${settings.connections} keep-alive connections, bearer token on every request; after a 1 s warm-up, ` +
+      `${settings.rounds} rounds of ${settings.duration} s per server, taken in turn; medians shown`,
     '',
     table(
       ['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'server µs/req', 'bytes/answer', 'ratio'],
@@ -64,10 +65,4 @@ function table (header: string[], rows: string[][]): string {
     return column < 2 ? cell.padEnd(width) : cell.padStart(width)
   }).join('  ').trimEnd()
   return [format(header), format(widths.map(width => '-'.repeat(width))), ...rows.map(format)].join('\n')
-}
-
-export function median (values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle] as number : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import { AUTH_HEADERS, BENCH_TOKEN, bundledLinePath, ROUTES, spreadPaths, writeBareRoutes, writeBenchFixtures } from './bench-data.js'
-import { measureLoad, type LoadSettings } from './load.js'
+import { combineRuns, measureLoad, median, warmUp, type LoadResult, type LoadSettings } from './load.js'
 import { freePort, ServerProcess } from './processes.js'
-import { median, type BenchReport, type MemoryRow, type ThroughputRow } from './report.js'
+import type { BenchReport, MemoryRow, ThroughputRow } from './report.js'
 
 const MOCK_CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const BARE_SERVER = fileURLToPath(new URL('./bare-fastify-server.js', import.meta.url))
@@ -13,9 +13,27 @@ const SPREAD_PATHS = 4096
 export interface RunContext extends LoadSettings {
   dir: string
   pin: boolean
+  /** Runs per server and route, taken in turn. */
+  rounds: number
 }
 
 type Named = [name: string, server: ServerProcess]
+type Contender = [name: string, server: ServerProcess, paths: readonly string[]]
+
+/**
+ * Loads each server in turn, round after round, so a change in the machine's other load touches all of
+ * them alike; each row is the median of its rounds, and its ratio is to the first contender's.
+ */
+async function compare (context: RunContext, route: string, contenders: readonly Contender[]): Promise<ThroughputRow[]> {
+  for (const [, server, paths] of contenders) await warmUp(server, paths, context)
+  const runs = contenders.map((): LoadResult[] => [])
+  for (let round = 0; round < context.rounds; round++) {
+    for (const [index, [, server, paths]] of contenders.entries()) runs[index]?.push(await measureLoad(server, paths, context))
+  }
+  const results = runs.map(combineRuns)
+  const baseline = results[0]?.requestsPerSecond ?? 0
+  return results.map((result, index) => ({ route, server: contenders[index]?.[0] ?? '', ...result, ratio: result.requestsPerSecond / baseline }))
+}
 
 async function startMock (context: RunContext, args: string[], probePath: string): Promise<ServerProcess> {
   const port = await freePort()
@@ -46,12 +64,7 @@ export async function runThroughput (context: RunContext): Promise<Pick<BenchRep
   try {
     const throughput: ThroughputRow[] = []
     for (const route of ROUTES) {
-      let baseline: number | undefined
-      for (const [name, server] of servers) {
-        const result = await measureLoad(server, [route.path], context)
-        baseline ??= result.requestsPerSecond
-        throughput.push({ route: route.name, server: name, ...result, ratio: result.requestsPerSecond / baseline })
-      }
+      throughput.push(...await compare(context, route.name, servers.map(([name, server]): Contender => [name, server, [route.path]])))
     }
     return { throughput, memory: memoryOf(servers), routesFile }
   } finally {
@@ -88,13 +101,10 @@ export async function runLarge (context: RunContext): Promise<Pick<BenchReport, 
   try {
     const throughput: ThroughputRow[] = []
     for (const [route, list] of [['retrieve', false], [`list${LARGE.linesPerCamera}`, true]] as const) {
-      let baseline: number | undefined
-      for (const [name, server] of servers) {
+      throughput.push(...await compare(context, route, servers.map(([name, server]): Contender => {
         const shape = server === large ? LARGE : SMALL
-        const result = await measureLoad(server, spreadPaths(shape.cameras, shape.linesPerCamera, SPREAD_PATHS, list), context)
-        baseline ??= result.requestsPerSecond
-        throughput.push({ route, server: name, ...result, ratio: result.requestsPerSecond / baseline })
-      }
+        return [name, server, spreadPaths(shape.cameras, shape.linesPerCamera, SPREAD_PATHS, list)]
+      })))
     }
     return { throughput, memory: memoryOf(servers), large: { size: size(LARGE), loadMs: Math.round(large.startMs) } }
   } finally {
