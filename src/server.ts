@@ -5,6 +5,7 @@ import { CorsPolicy } from './cors.js'
 import { DataStore } from './data-store.js'
 import { loadStartupData } from './data-source.js'
 import { BUNDLED_FIXTURES } from './fixtures.js'
+import { closeGracefully } from './graceful-close.js'
 import { createLogger } from './logger.js'
 import { resolveOptions, type MockNvrOptions } from './options.js'
 import { loadTls } from './tls.js'
@@ -63,7 +64,7 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
 
   if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
 
-  return { url, port, host: options.host, app, certificate: tls?.cert, close: () => app.close() }
+  return { url, port, host: options.host, app, certificate: tls?.cert, close: () => closeGracefully(app) }
 }
 
 /** The URL a client uses for a host and port; an IPv6 address goes in brackets. */
