@@ -4,6 +4,7 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify'
 import type { TokenPolicy } from './auth.js'
 import type { DataStore } from './data-store.js'
 import { apiErrors, JSON_CONTENT_TYPE } from './errors.js'
+import type { FaultControl } from './faults.js'
 import {
   CameraParamsSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema,
   CountingLineParamsSchema, ErrorEnvelopeSchema
@@ -17,6 +18,8 @@ const ALLOWED_METHODS = ['GET', 'HEAD'] as const
 export interface CountingLinesApiOptions {
   store: DataStore
   tokens: TokenPolicy
+  /** Injected faults, latency and Prefer handling, applied once the token is accepted. */
+  faults: FaultControl
 }
 
 const errorResponses = {
@@ -26,9 +29,10 @@ const errorResponses = {
 const security = [{ bearerAuth: [] }]
 
 /** The device API under /nvr/v1: bearer check first, then the two read operations. */
-export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens }) {
+export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens, faults }) {
   // onRequest runs before routing results are used, so an unauthenticated caller learns nothing.
   app.addHook('onRequest', requireBearerToken(tokens))
+  app.addHook('onRequest', faults.hook)
 
   app.get(LIST_PATH, {
     schema: {
