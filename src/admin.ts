@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { TSchema } from '@sinclair/typebox'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
-import type { FastifyInstance, FastifyReply, HTTPMethods, onRequestHookHandler } from 'fastify'
+import { invalidBody, ok, requireAdminToken, route, validateWithTypeBox } from './admin-routing.js'
 import { TokenPolicy } from './auth.js'
 import type { MockControl } from './control.js'
-import { apiErrors, JSON_CONTENT_TYPE } from './errors.js'
+import { apiErrors } from './errors.js'
 import { FaultSpecSchema, type InvalidFaultError } from './fault-spec.js'
 import type { FixtureError } from './fixture-validation.js'
 import { FixtureDataSchema } from './schemas.js'
-import { formatValueProblem, listValueProblems, type ValueProblem } from './value-errors.js'
 
 /** Where the admin API lives: outside /nvr/v1, so it can never be mistaken for the device's API. */
 export const ADMIN_PREFIX = '/__admin'
@@ -20,8 +18,6 @@ export interface AdminApiOptions {
   token: string
   control: MockControl
 }
-
-const hidden = { hide: true }
 
 /** The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. */
 export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { token, control }) {
@@ -85,44 +81,10 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
 
   // Unknown admin paths are routes of this plugin, so they need the admin token too.
   for (const url of ['/', '/*']) {
-    app.all(url, { schema: hidden }, function unknownAdminPath () {
+    app.all(url, { schema: { hide: true } }, function unknownAdminPath () {
       throw apiErrors.routeNotFound()
     })
   }
-}
-
-type Handler = (request: { body: unknown, params: unknown, log: FastifyInstance['log'] }, reply: FastifyReply) => FastifyReply
-interface RouteOptions { bodyLimit?: number, schema?: { hide: boolean, body?: TSchema } }
-
-/** Registers the methods of one admin path; any other method there is a 405 with Allow. */
-function route (app: FastifyInstance, url: string, handlers: Partial<Record<HTTPMethods, Handler>>, options: RouteOptions = {}): void {
-  const allowed = Object.keys(handlers)
-  // Fastify answers HEAD wherever there is a GET.
-  const allow = allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.filter(method => method !== 'GET')] : allowed
-  for (const [method, handler] of Object.entries(handlers)) {
-    const withBody = method === 'PUT' || method === 'POST'
-    app.route({
-      method: method as HTTPMethods,
-      url,
-      schema: withBody && options.schema !== undefined ? options.schema : hidden,
-      ...(withBody && options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
-      handler: handler as never
-    })
-  }
-  app.route({
-    method: app.supportedMethods.filter(method => !allow.includes(method)),
-    url,
-    schema: hidden,
-    onRequest: function refuseAdminMethod (request, _reply, done) {
-      done(apiErrors.methodNotAllowed(request.method, allow))
-    },
-    /* c8 ignore next: never runs, onRequest refuses every request of this route */
-    handler: function unreachable () {}
-  })
-}
-
-function ok (reply: FastifyReply, content: unknown, status = 200): FastifyReply {
-  return reply.code(status).type(JSON_CONTENT_TYPE).send(JSON.stringify({ result: { success: true, httpCode: status }, content }))
 }
 
 function useData (control: MockControl, body: unknown) {
@@ -139,23 +101,5 @@ function injectFault (control: MockControl, body: unknown) {
     return control.injectFault(body)
   } catch (error) {
     throw invalidBody((error as InvalidFaultError).problems)
-  }
-}
-
-function invalidBody (problems: ValueProblem[]) {
-  return apiErrors.invalidBody(problems.map(formatValueProblem).join('; '))
-}
-
-function validateWithTypeBox (schema: TSchema) {
-  const check = TypeCompiler.Compile(schema)
-  return function validate (value: unknown) {
-    return check.Check(value) ? { value } : { error: invalidBody(listValueProblems(check, value)) }
-  }
-}
-
-function requireAdminToken (policy: TokenPolicy): onRequestHookHandler {
-  return function requireAdminToken (request, _reply, done) {
-    const outcome = policy.judge(request.headers.authorization)
-    done(outcome === 'accepted' ? undefined : apiErrors.adminUnauthorized(outcome))
   }
 }
