@@ -49,13 +49,15 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     app.addSchema(schema)
   }
   await app.register(cors, corsPolicy.pluginOptions())
-  await registerOpenApi(app)
+  await registerOpenApi(app, store)
 
   app.get('/healthz', {
     schema: {
       summary: 'Liveness and readiness, without authentication',
       tags: ['Health'],
-      response: { 200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }) }
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }, { description: 'Serving; the counts are of the data served now' })
+      }
     }
   }, function health () {
     const { cameraIds, lines } = store.current.dataset
