@@ -2,6 +2,7 @@ import cors from '@fastify/cors'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { registerApiPage } from './api-page.js'
 import type { TokenPolicy } from './auth.js'
 import { answerClientError } from './client-errors.js'
 import type { CorsPolicy } from './cors.js'
@@ -49,7 +50,8 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     app.addSchema(schema)
   }
   await app.register(cors, corsPolicy.pluginOptions())
-  await registerOpenApi(app, store)
+  const currentDocument = await registerOpenApi(app, store)
+  await registerApiPage(app, currentDocument)
 
   app.get('/healthz', {
     schema: {

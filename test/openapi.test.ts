@@ -134,18 +134,19 @@ t.test('every example is what the API really answers, in the schema of its statu
   t.strictSame(post.json(), examplesOf(retrieve, '405').otherMethod.value)
 })
 
-t.test('examples follow the data when it is replaced at run time', async t => {
+t.test('examples follow the data when it is replaced at run time, here and on the API page', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
   const app = await build(t, { store })
   const first = (await app.inject('/openapi.json')).json()
   t.equal(first.paths[LINE_PATH].get.parameters[1].example, 'line-1')
 
   store.replace(datasetFromData({ counting_lines: [line({ id: 'gate-7', camera_id: 'cam-yard' })] }))
-  for (const url of ['/openapi.json']) {
+  for (const url of ['/openapi.json', '/docs/json']) {
     const document = (await app.inject(url)).json()
     t.strictSame(document.paths[LINE_PATH].get.parameters.map((parameter: Json) => parameter.example), ['cam-yard', 'gate-7'], url)
     t.equal(examplesOf(document.paths[LIST_PATH].get, '200').servedData.summary, 'Camera cam-yard: 1 line')
   }
+  t.match((await app.inject('/docs/yaml')).body, /example: gate-7/)
 
   store.reset()
   t.strictSame((await app.inject('/openapi.json')).json(), first, 'back to the first data, back to the first examples')
