@@ -2,13 +2,16 @@ import cors from '@fastify/cors'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { ADMIN_PREFIX, adminApi } from './admin.js'
 import { registerApiPage } from './api-page.js'
 import type { TokenPolicy } from './auth.js'
 import { answerClientError } from './client-errors.js'
+import { MockControl } from './control.js'
 import type { CorsPolicy } from './cors.js'
 import type { DataStore } from './data-store.js'
 import { apiErrors, handleError, handleNotFound, sendApiError, toApiError } from './errors.js'
-import { OneLinePerRequest } from './logger.js'
+import { createLogger, OneLinePerRequest } from './logger.js'
+import { OptionsError } from './options.js'
 import { registerOpenApi } from './openapi.js'
 import { API_PREFIX, countingLinesApi } from './routes.js'
 import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema } from './schemas.js'
@@ -23,13 +26,21 @@ export interface AppDependencies {
   logger?: FastifyBaseLogger
   /** Serve HTTPS with this certificate and key instead of plain HTTP. */
   https?: TlsCredentials
+  /** Faults, latency and the request journal of this app; a fresh one on the store when absent. */
+  control?: MockControl
+  /** Turns the admin API on under /__admin/, for callers with this bearer token; `tokens` must refuse it. */
+  adminToken?: string
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
-export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, logger, https }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, logger, https, control = new MockControl({ store }), adminToken }: AppDependencies): Promise<FastifyInstance> {
+  if (adminToken !== undefined && tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
+    throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
+  }
   const app = Fastify({
-    ...(logger === undefined ? {} : { loggerInstance: logger }),
-    logController: new OneLinePerRequest(),
+    // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
+    loggerInstance: logger ?? createLogger({ logLevel: 'silent', prettyLogs: false }),
+    logController: new OneLinePerRequest(control.journal),
     http: { maxHeaderSize },
     // Fastify hands only the https options to an HTTPS server, so the header limit goes there too.
     ...(https === undefined ? {} : { https: { ...https, maxHeaderSize } }),
@@ -39,10 +50,14 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     frameworkErrors: function answerFrameworkError (error, request, reply) {
       corsPolicy.applyTo(request, reply)
       const outcome = request.url.startsWith(`${API_PREFIX}/`) ? tokens.judge(request.headers.authorization) : 'accepted'
-      return sendApiError(reply, outcome === 'accepted' ? toApiError(error) : apiErrors.unauthorized(outcome))
+      sendApiError(reply, outcome === 'accepted' ? toApiError(error) : apiErrors.unauthorized(outcome))
+      // Answered before routing, so the log controller never sees it: the journal records it here.
+      control.journal.record(request, reply.statusCode, 0)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // Set on every request up front, so requests keep one shape whether a fault applies or not.
+  app.decorateRequest('injectedFault', null)
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(handleNotFound)
 
@@ -66,6 +81,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     return { status: 'ok' as const, cameras: cameraIds.length, countingLines: lines.length }
   })
 
-  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens })
+  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faults })
+  if (adminToken !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, token: adminToken, control })
   return app
 }

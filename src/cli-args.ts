@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util'
+import { parseDelay } from './delay.js'
 import { parseGenerateSize } from './generate-size.js'
 import { LOG_LEVELS, type ResolvedOptions } from './options.js'
 
-type OptionKind = 'integer' | 'string' | 'list' | 'switch' | 'size'
+type OptionKind = 'integer' | 'string' | 'list' | 'switch' | 'size' | 'delay'
 
 interface CliOption {
   flag: string
@@ -29,7 +30,11 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'seed', key: 'seed', kind: 'integer', default: '1', value: 'N', help: 'seed of every random choice (generated data, delay ranges), so a run can be repeated' },
   { flag: 'max-header-size', key: 'maxHeaderSize', kind: 'integer', default: '65536', value: 'BYTES', help: 'largest request line plus headers; longer requests get 431' },
   { flag: 'watch', key: 'watch', kind: 'switch', default: 'off', help: 'reload the fixtures when they change; a bad edit is logged and the last good data kept' },
-  { flag: 'generate', key: 'generate', kind: 'size', value: 'CAMERASxLINES', help: 'serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see --seed)' }
+  { flag: 'generate', key: 'generate', kind: 'size', value: 'CAMERASxLINES', help: 'serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see --seed)' },
+  { flag: 'latency', key: 'latency', kind: 'delay', value: 'MS|MIN-MAX', help: 'delay every API request: 200 for a fixed delay, 100-800 for a random one (see --seed)' },
+  { flag: 'allow-prefer', key: 'allowPrefer', kind: 'switch', default: 'off', help: "let a request ask for its own fault: 'Prefer: code=503', 'Prefer: delay=800'" },
+  { flag: 'admin-token', key: 'adminToken', kind: 'string', value: 'TOKEN', help: 'turn the admin API on under /__admin/, for callers with this bearer token' },
+  { flag: 'journal-size', key: 'journalSize', kind: 'integer', default: '1000', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' }
 ]
 
 const CLI_DEFAULTS: Partial<ResolvedOptions> = { port: 8080, logLevel: 'info' }
@@ -115,6 +120,11 @@ function convert (option: CliOption, raw: string | string[] | boolean, source: s
       const size = parseGenerateSize(raw as string)
       if (typeof size === 'string') throw new UsageError(`${source} ${size}`)
       return size
+    }
+    case 'delay': {
+      const range = parseDelay(raw as string)
+      if (typeof range === 'string') throw new UsageError(`${source} ${range}`)
+      return range.min === range.max ? range.min : range
     }
     case 'integer': {
       const text = raw as string

@@ -67,4 +67,10 @@ export class DataStore {
   reset (): void {
     this.#current = this.#initial
   }
+
+  /** Serves this dataset and makes it what reset() returns to: the fixture files were edited. */
+  rebase (dataset: Dataset): void {
+    this.#initial = prepareServedData(dataset)
+    this.#current = this.#initial
+  }
 }

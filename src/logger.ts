@@ -1,6 +1,7 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
 import { pino } from 'pino'
 import pretty from 'pino-pretty'
+import type { RequestJournal } from './journal.js'
 import type { ResolvedOptions } from './options.js'
 
 /** Header values that may hold secrets; none of them is ever written to a log line. */
@@ -13,14 +14,26 @@ export function createLogger ({ logLevel, prettyLogs }: Pick<ResolvedOptions, 'l
   return pino(options)
 }
 
-/** One log line per request, when it completes, with method, URL, status and time; nothing else. */
+/**
+ * One log line per request, when it completes, with method, URL, status and time; nothing else.
+ * Fastify calls it once per answered request, so it records the request in the journal too.
+ */
 export class OneLinePerRequest extends LogController {
+  readonly #journal: RequestJournal | undefined
+
+  constructor (journal?: RequestJournal) {
+    super()
+    this.#journal = journal
+  }
+
   override incomingRequest (): void {}
 
   override routeNotFound (): void {}
 
   override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime }
+    const responseTime = reply.elapsedTime
+    this.#journal?.record(request, reply.statusCode, responseTime)
+    const line = { req: request, res: reply, responseTime }
     if (error) reply.log.error({ ...line, err: error }, 'request errored')
     else reply.log.info(line, 'request completed')
   }

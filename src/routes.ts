@@ -4,6 +4,7 @@ import { listResponses, retrieveResponses } from './api-responses.js'
 import type { TokenPolicy } from './auth.js'
 import type { DataStore } from './data-store.js'
 import { apiErrors, JSON_CONTENT_TYPE } from './errors.js'
+import type { FaultControl } from './faults.js'
 import { CameraParamsSchema, CountingLineParamsSchema } from './schemas.js'
 
 export const API_PREFIX = '/nvr/v1'
@@ -14,14 +15,17 @@ const ALLOWED_METHODS = ['GET', 'HEAD'] as const
 export interface CountingLinesApiOptions {
   store: DataStore
   tokens: TokenPolicy
+  /** Injected faults, latency and Prefer handling, applied once the token is accepted. */
+  faults: FaultControl
 }
 
 const security = [{ bearerAuth: [] }]
 
 /** The device API under /nvr/v1: bearer check first, then the two read operations. */
-export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens }) {
+export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens, faults }) {
   // onRequest runs before routing results are used, so an unauthenticated caller learns nothing.
   app.addHook('onRequest', requireBearerToken(tokens))
+  app.addHook('onRequest', faults.hook)
 
   app.get(LIST_PATH, {
     schema: {

@@ -93,7 +93,8 @@ export class FixtureWatcher extends EventEmitter<WatchEvents> {
       return
     }
     const diff = diffDatasets(this.#store.current.dataset, dataset)
-    this.#store.replace(dataset)
+    // The files now hold the start-up data: a reset returns to them, not to what they held at start.
+    this.#store.rebase(dataset)
     const changes = Object.fromEntries(Object.entries(diff).map(([kind, list]) => [kind, list.length]))
     this.#log.info({ changes }, `fixtures reloaded: ${describeDiff(diff)}`)
     this.emit('reload', diff)

@@ -23,3 +23,13 @@ t.test('prepared bodies parse back to exactly the data', async t => {
   t.strictSame(JSON.parse(String(camera?.lineBodies.get('line-2'))).content, SAMPLE_DATA.counting_lines?.[1])
   t.strictSame(JSON.parse(String(store.camera('cam-empty')?.listBody)), { result: { success: true, httpCode: 200 }, content: [] })
 })
+
+t.test('rebase serves a dataset and makes it what reset returns to', async t => {
+  const store = new DataStore(datasetFromData(SAMPLE_DATA))
+  store.rebase(datasetFromData({ counting_lines: [line({ camera_id: 'cam-8' })] }))
+  store.replace(datasetFromData({ cameras: [{ id: 'cam-9' }] }))
+  t.equal(store.camera('cam-8'), undefined)
+  store.reset()
+  t.equal(store.camera('cam-8')?.lines.length, 1)
+  t.equal(store.camera('cam-1'), undefined)
+})
