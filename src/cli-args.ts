@@ -28,6 +28,10 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'pretty-logs', key: 'prettyLogs', kind: 'switch', default: 'on when stdout is a terminal', help: 'human-readable logs instead of JSON lines' },
   { flag: 'seed', key: 'seed', kind: 'integer', default: '1', value: 'N', help: 'seed of every random choice (generated data, delay ranges), so a run can be repeated' },
   { flag: 'max-header-size', key: 'maxHeaderSize', kind: 'integer', default: '65536', value: 'BYTES', help: 'largest request line plus headers; longer requests get 431' },
+  { flag: 'headers-timeout', key: 'headersTimeout', kind: 'integer', default: '10000', value: 'MS', help: 'time to send the request line and headers; then 408 and the connection closes (0: no limit)' },
+  { flag: 'request-timeout', key: 'requestTimeout', kind: 'integer', default: '30000', value: 'MS', help: 'time to send a whole request, body included; then 408 and the connection closes (0: no limit)' },
+  { flag: 'keep-alive-timeout', key: 'keepAliveTimeout', kind: 'integer', default: '72000', value: 'MS', help: 'how long an idle keep-alive connection stays open' },
+  { flag: 'max-connections', key: 'maxConnections', kind: 'integer', default: '1000', value: 'N', help: 'connections held at once; any more are closed unanswered (0: no cap)' },
   { flag: 'watch', key: 'watch', kind: 'switch', default: 'off', help: 'reload the fixtures when they change; a bad edit is logged and the last good data kept' },
   { flag: 'generate', key: 'generate', kind: 'size', value: 'CAMERASxLINES', help: 'serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see --seed)' }
 ]

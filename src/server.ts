@@ -7,6 +7,7 @@ import { loadStartupData } from './data-source.js'
 import { BUNDLED_FIXTURES } from './fixtures.js'
 import { createLogger } from './logger.js'
 import { resolveOptions, type MockNvrOptions } from './options.js'
+import { pickLimits } from './limits.js'
 import { loadTls } from './tls.js'
 import { FixtureWatcher } from './watch.js'
 
@@ -38,6 +39,7 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
     tokens,
     cors: new CorsPolicy(options.corsOrigins),
     maxHeaderSize: options.maxHeaderSize,
+    limits: pickLimits(options),
     logger,
     ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } })
   })
