@@ -23,8 +23,9 @@ export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs
     for (const socket of sockets) {
       const response = socket._httpMessage
       if (response === null || response === undefined) continue
-      // Requests routed from now on get Connection: close from Fastify; this one was routed before.
-      if (!response.headersSent) response.setHeader('connection', 'close')
+      // Requests routed from now on get Connection: close from Fastify; this one was routed before. Its
+      // answer says Connection: close if its headers are not sent yet, and its connection closes after it.
+      response.shouldKeepAlive = false
       response.once('finish', () => socket.end(() => socket.destroy()))
     }
     // A connection without a request yet keeps the time it had to send one, as without the close.
@@ -33,6 +34,8 @@ export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs
         for (const socket of sockets) if (!socket._httpMessage) socket.destroy()
       }, waitForRequestMs).unref()
     }
-    done()
+    // Node closes idle connections first thing in close(). Let it first read what has already arrived:
+    // a request sent just before the signal is then under way, and answered, rather than reset.
+    setImmediate(done)
   })
 }
