@@ -9,15 +9,7 @@ const USAGE = 'Usage: npm run soak -- [--connections N] [--duration SECONDS] [--
 const RSS_ALLOWANCE = { megabytes: 30, ratio: 0.2 }
 const EXIT_WAIT_MS = 15_000
 
-const { values } = parseArgs({
-  options: {
-    connections: { type: 'string', default: '200' },
-    duration: { type: 'string', default: '20' },
-    warmup: { type: 'string', default: '3' },
-    churn: { type: 'string', default: '10' },
-    help: { type: 'boolean', short: 'h' }
-  }
-})
+const values = readOptions()
 if (values.help === true) {
   console.log(USAGE)
   process.exit(0)
@@ -85,4 +77,21 @@ function printTable (rows: ReadonlyArray<readonly [string, RouteStats]>): void {
   })
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map(line => (line[column] as string).length)))
   for (const line of [header, ...lines]) console.log(line.map((cell, column) => column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number)).join('  '))
+}
+
+function readOptions () {
+  try {
+    return parseArgs({
+      options: {
+        connections: { type: 'string', default: '200' },
+        duration: { type: 'string', default: '20' },
+        warmup: { type: 'string', default: '3' },
+        churn: { type: 'string', default: '10' },
+        help: { type: 'boolean', short: 'h' }
+      }
+    }).values
+  } catch (error) {
+    console.error(`soak: ${(error as Error).message}\n${USAGE}`)
+    process.exit(2)
+  }
 }
