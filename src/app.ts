@@ -2,6 +2,7 @@ import cors from '@fastify/cors'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { registerApiPage } from './api-page.js'
 import type { TokenPolicy } from './auth.js'
 import { answerClientError } from './client-errors.js'
 import { closeConnectionsWhenDone } from './closing.js'
@@ -63,13 +64,16 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     app.addSchema(schema)
   }
   await app.register(cors, corsPolicy.pluginOptions())
-  await registerOpenApi(app)
+  const currentDocument = await registerOpenApi(app, store)
+  await registerApiPage(app, currentDocument)
 
   app.get('/healthz', {
     schema: {
       summary: 'Liveness and readiness, without authentication',
       tags: ['Health'],
-      response: { 200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }) }
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }, { description: 'Serving; the counts are of the data served now' })
+      }
     }
   }, function health () {
     const { cameraIds, lines } = store.current.dataset

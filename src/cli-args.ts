@@ -42,6 +42,7 @@ export type CliCommand =
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'serve', options: Partial<ResolvedOptions> }
+  | { command: 'openapi', options: Partial<ResolvedOptions> }
 
 /** A mistake in how the CLI was called; the CLI prints it and exits with code 2. */
 export class UsageError extends Error {
@@ -80,7 +81,10 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
   }
   if (values.help === true) return { command: 'help' }
   if (values.version === true) return { command: 'version' }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0] as string}'`)
+  // The one sub-command, `openapi`, takes the same options: they decide the data its examples come from.
+  const command = positionals[0] === 'openapi' ? 'openapi' : 'serve'
+  const unexpected = positionals[command === 'openapi' ? 1 : 0]
+  if (unexpected !== undefined) throw new UsageError(`unexpected argument '${unexpected}'`)
 
   const options: Record<string, unknown> = { ...CLI_DEFAULTS }
   for (const option of CLI_OPTIONS) {
@@ -93,7 +97,7 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
     }
   }
   checkExclusive(options, values)
-  return { command: 'serve', options }
+  return { command, options }
 }
 
 // Checked here too, not only by startMockNvr, so the message names the flag or variable the user set.
@@ -141,7 +145,9 @@ export function helpText (version: string): string {
   return [
     `mock-nvr ${version}: a stand-in NVR serving the Counting Lines Read API from fixtures`,
     '',
-    'Usage: mock-nvr [options]',
+    'Usage: mock-nvr [options]            serve the API',
+    '       mock-nvr openapi [options]    print the OpenAPI document, with examples from the data the options',
+    '                                     select, and exit',
     '',
     'Options:',
     ...rows,

@@ -2,6 +2,8 @@
 export { startMockNvr, type MockNvr } from './server.js'
 /** The Fastify app without listening, for `inject()`. */
 export { buildApp, type AppDependencies } from './app.js'
+/** The OpenAPI document for given options, without listening: `await openApiDocument({ fixtures })`. */
+export { openApiDocument } from './openapi-document.js'
 /** Options of startMockNvr and the CLI. */
 export { LOG_LEVELS, OptionsError, type MockNvrOptions, type ResolvedOptions } from './options.js'
 /** Fixture loading and validation, for checking your own fixture files. */

@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, onRequestHookHandler } from 'fastify'
+import { listResponses, retrieveResponses } from './api-responses.js'
 import type { TokenPolicy } from './auth.js'
 import type { DataStore } from './data-store.js'
 import { apiErrors, JSON_CONTENT_TYPE } from './errors.js'
-import {
-  CameraParamsSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema,
-  CountingLineParamsSchema, ErrorEnvelopeSchema
-} from './schemas.js'
+import { CameraParamsSchema, CountingLineParamsSchema } from './schemas.js'
 
 export const API_PREFIX = '/nvr/v1'
 const LIST_PATH = '/cameras/:id/counting_lines'
@@ -19,10 +16,6 @@ export interface CountingLinesApiOptions {
   tokens: TokenPolicy
 }
 
-const errorResponses = {
-  401: Type.Ref(ErrorEnvelopeSchema, { description: 'No bearer token, a malformed one, or one not accepted' }),
-  404: Type.Ref(ErrorEnvelopeSchema, { description: 'No such camera or counting line' })
-}
 const security = [{ bearerAuth: [] }]
 
 /** The device API under /nvr/v1: bearer check first, then the two read operations. */
@@ -37,7 +30,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       tags: ['Counting lines'],
       security,
       params: CameraParamsSchema,
-      response: { 200: Type.Ref(CountingLineListEnvelopeSchema), ...errorResponses }
+      response: listResponses
     }
   }, function listCountingLines (request, reply) {
     const camera = store.camera(request.params.id)
@@ -52,7 +45,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       tags: ['Counting lines'],
       security,
       params: CountingLineParamsSchema,
-      response: { 200: Type.Ref(CountingLineEnvelopeSchema), ...errorResponses }
+      response: retrieveResponses
     }
   }, function retrieveCountingLine (request, reply) {
     const { id, line_id: lineId } = request.params

@@ -41,12 +41,14 @@ export interface BuildOverrides {
   tokens?: string[]
   corsOrigins?: string[]
   maxHeaderSize?: number
+  /** The store to serve from, e.g. to replace its data during the test; built from data when absent. */
+  store?: DataStore
 }
 
 /** An app on in-memory data that closes itself when the test ends. */
 export async function build (t: Test, overrides: BuildOverrides = {}) {
   const app = await buildApp({
-    store: new DataStore(datasetFromData(overrides.data ?? SAMPLE_DATA)),
+    store: overrides.store ?? new DataStore(datasetFromData(overrides.data ?? SAMPLE_DATA)),
     tokens: new TokenPolicy(overrides.tokens ?? [TOKEN]),
     cors: new CorsPolicy(overrides.corsOrigins ?? []),
     maxHeaderSize: overrides.maxHeaderSize ?? 65536

@@ -42,6 +42,7 @@ export const TARGET_SHAPES: TargetShape[] = [
   () => '/nvr/v1',
   () => '/healthz',
   () => '/openapi.json',
+  a => `/docs/${a}`,
   a => `/${a}`,
   (a, b) => `/${a}/${b}`
 ]

@@ -10,7 +10,7 @@ import { captureLogs } from './log-capture.js'
 import { exchange } from './raw-http.js'
 
 /** Where the requests below aim. A new area of the server (such as an admin API) adds its paths here. */
-const TARGETS = ['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/cam-1/counting_lines/line-1', '/nvr/v1/cameras/nope/counting_lines', '/healthz', '/nothing']
+const TARGETS = ['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/cam-1/counting_lines/line-1', '/nvr/v1/cameras/nope/counting_lines', '/healthz', '/openapi.json', '/docs', '/nothing']
 
 const get = (target: string, headers: string, method = 'GET') => `${method} ${target} HTTP/1.1\r\nHost: x\r\n${headers}\r\n`
 const auth = (value: string) => `Authorization: ${value}\r\n`
