@@ -4,12 +4,15 @@ import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, adminApi } from './admin.js'
 import { registerApiPage } from './api-page.js'
-import type { TokenPolicy } from './auth.js'
+import { TokenPolicy } from './auth.js'
 import { answerClientError } from './client-errors.js'
+import { closeConnectionsWhenDone } from './closing.js'
 import { MockControl } from './control.js'
 import type { CorsPolicy } from './cors.js'
 import type { DataStore } from './data-store.js'
-import { apiErrors, handleError, handleNotFound, sendApiError, toApiError } from './errors.js'
+import { apiErrors, handleError, handleNotFound, sendApiError, toApiError, type ApiError } from './errors.js'
+import { answerHttpEdgeCases } from './http-edges.js'
+import { capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from './limits.js'
 import { createLogger, OneLinePerRequest } from './logger.js'
 import { OptionsError } from './options.js'
 import { registerOpenApi } from './openapi.js'
@@ -23,6 +26,8 @@ export interface AppDependencies {
   cors: CorsPolicy
   /** Bytes of request line and headers together; also bounds how long an id in the path may be. */
   maxHeaderSize: number
+  /** Time-outs and the connection cap; each one missing takes its default. */
+  limits?: Partial<ServerLimits>
   logger?: FastifyBaseLogger
   /** Serve HTTPS with this certificate and key instead of plain HTTP. */
   https?: TlsCredentials
@@ -33,24 +38,42 @@ export interface AppDependencies {
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
-export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, logger, https, control = new MockControl({ store }), adminToken }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, limits: someLimits, logger, https, control = new MockControl({ store }), adminToken }: AppDependencies): Promise<FastifyInstance> {
   if (adminToken !== undefined && tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
     throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
   }
+  const adminTokens = adminToken === undefined ? undefined : new TokenPolicy([adminToken])
+  // The bearer check of the area a URL belongs to, for answers given before routing.
+  function refuseUnauthorized (url: string, authorization: string | undefined): ApiError | undefined {
+    if (url.startsWith(`${API_PREFIX}/`)) {
+      const outcome = tokens.judge(authorization)
+      return outcome === 'accepted' ? undefined : apiErrors.unauthorized(outcome)
+    }
+    if (adminTokens !== undefined && (url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`))) {
+      const outcome = adminTokens.judge(authorization)
+      return outcome === 'accepted' ? undefined : apiErrors.adminUnauthorized(outcome)
+    }
+    return undefined
+  }
+  const limits = { ...DEFAULT_LIMITS, ...someLimits }
+  const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const app = Fastify({
     // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
     loggerInstance: logger ?? createLogger({ logLevel: 'silent', prettyLogs: false }),
     logController: new OneLinePerRequest(control.journal),
-    http: { maxHeaderSize },
-    // Fastify hands only the https options to an HTTPS server, so the header limit goes there too.
-    ...(https === undefined ? {} : { https: { ...https, maxHeaderSize } }),
+    http: serverOptions,
+    // Fastify hands only the https options to an HTTPS server, so the limits go there too.
+    ...(https === undefined ? {} : { https: { ...https, ...serverOptions } }),
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    // While closing, a request on an open connection is answered (with Connection: close), not given Fastify's own 503 body.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     clientErrorHandler: answerClientError,
     // A malformed URL is refused before routing, so no hook has run: apply CORS and auth here.
     frameworkErrors: function answerFrameworkError (error, request, reply) {
       corsPolicy.applyTo(request, reply)
-      const outcome = request.url.startsWith(`${API_PREFIX}/`) ? tokens.judge(request.headers.authorization) : 'accepted'
-      sendApiError(reply, outcome === 'accepted' ? toApiError(error) : apiErrors.unauthorized(outcome))
+      sendApiError(reply, refuseUnauthorized(request.url, request.headers.authorization) ?? toApiError(error))
       // Answered before routing, so the log controller never sees it: the journal records it here.
       control.journal.record(request, reply.statusCode, 0)
     }
@@ -58,6 +81,9 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
 
   // Set on every request up front, so requests keep one shape whether a fault applies or not.
   app.decorateRequest('injectedFault', null)
+  answerHttpEdgeCases(app)
+  capConnections(app.server, limits.maxConnections, app.log)
+  closeConnectionsWhenDone(app, serverOptions.headersTimeout || limits.requestTimeout)
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(handleNotFound)
 

@@ -35,6 +35,8 @@ export const apiErrors = {
     new ApiError(405, `The ${method} method is not allowed here; use ${allowed.join(' or ')}.`, { allow: allowed.join(', ') }),
   badUrl: () =>
     new ApiError(400, 'The path holds malformed percent-encoding.'),
+  missingHost: () =>
+    new ApiError(400, 'An HTTP/1.1 request needs a Host header.'),
   internal: () =>
     new ApiError(500, 'The mock could not answer this request.'),
   injected: (status: number, message?: string, retryAfter?: number) =>

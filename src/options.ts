@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { DelaySchema } from './delay.js'
 import { GenerateSizeSchema } from './generate-size.js'
 import { DEFAULT_JOURNAL_SIZE } from './journal.js'
+import { DEFAULT_LIMITS } from './limits.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -33,6 +34,14 @@ export const OptionsSchema = Type.Object({
   seed: Type.Integer({ minimum: 0, maximum: 4294967295 }),
   /** Largest request line plus headers, in bytes; it also bounds how long an id in the path can be. */
   maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 }),
+  /** Milliseconds a client has to send the request line and headers (a longer request time-out is shortened to it); 0 for no limit. */
+  headersTimeout: Type.Integer({ minimum: 0, maximum: 3600000 }),
+  /** Milliseconds a client has to send a whole request, body included; 0 for no limit. */
+  requestTimeout: Type.Integer({ minimum: 0, maximum: 3600000 }),
+  /** Milliseconds an idle keep-alive connection stays open. */
+  keepAliveTimeout: Type.Integer({ minimum: 1, maximum: 3600000 }),
+  /** Connections held at once; any more are closed unanswered. 0 for no cap. */
+  maxConnections: Type.Integer({ minimum: 0 }),
   /** Reload the fixtures when they change on disk; a bad edit is logged and the last good data kept. */
   watch: Type.Boolean(),
   /** Serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see seed). */
@@ -67,6 +76,7 @@ export const LIBRARY_DEFAULTS: ResolvedOptions = {
   prettyLogs: false,
   seed: 1,
   maxHeaderSize: 65536,
+  ...DEFAULT_LIMITS,
   watch: false,
   allowPrefer: false,
   journalSize: DEFAULT_JOURNAL_SIZE

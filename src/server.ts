@@ -9,8 +9,8 @@ import { loadStartupData } from './data-source.js'
 import { toDelayRange, type DelayRange } from './delay.js'
 import type { Fault, FaultSpec } from './fault-spec.js'
 import { BUNDLED_FIXTURES } from './fixtures.js'
-import { closeGracefully } from './graceful-close.js'
 import type { JournalEntry } from './journal.js'
+import { pickLimits } from './limits.js'
 import { createLogger } from './logger.js'
 import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from './options.js'
 import type { FixtureData } from './schemas.js'
@@ -67,6 +67,7 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
     tokens,
     cors: new CorsPolicy(options.corsOrigins),
     maxHeaderSize: options.maxHeaderSize,
+    limits: pickLimits(options),
     logger,
     ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
     control,
@@ -101,7 +102,7 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
     host: options.host,
     app,
     certificate: tls?.cert,
-    close: () => closeGracefully(app),
+    close: () => app.close(),
     use: data => control.use(data),
     data: () => control.data(),
     resetData: () => control.resetData(),

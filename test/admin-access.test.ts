@@ -22,6 +22,19 @@ t.test('the admin API is off unless an admin token is set: /__admin/ is a 404 in
   }
 })
 
+t.test('a malformed admin URL is a 401 without the admin token and a 400 with it, as under /nvr/v1', async t => {
+  const { app } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
+  for (const url of ['/__admin/faults/%zz', '/__admin%zz']) {
+    const refused = await app.inject({ url, headers: AUTH })
+    t.equal(refused.statusCode, url === '/__admin%zz' ? 400 : 401, url)
+  }
+  const unauthorized = await app.inject({ url: '/__admin/faults/%zz' })
+  t.equal(unauthorized.headers['www-authenticate'], 'Bearer realm="mock-nvr admin"')
+  const malformed = await app.inject({ url: '/__admin/faults/%zz', headers: ADMIN })
+  t.equal(malformed.statusCode, 400)
+  t.strictSame(malformed.json(), refusal(400, 'The path holds malformed percent-encoding.'))
+})
+
 t.test('every admin call needs the admin token; a missing or wrong one is a 401 with WWW-Authenticate', async t => {
   const { app } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
   const cases: Array<[Record<string, string>, string, string]> = [
