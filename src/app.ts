@@ -1,12 +1,19 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import type { TokenPolicy } from './auth.js'
+import { ADMIN_PREFIX, adminApi } from './admin.js'
+import { registerApiPage } from './api-page.js'
+import { TokenPolicy } from './auth.js'
 import { answerClientError } from './client-errors.js'
+import { closeConnectionsWhenDone } from './closing.js'
+import { MockControl } from './control.js'
 import type { CorsPolicy } from './cors.js'
 import type { DataStore } from './data-store.js'
-import { apiErrors, handleError, handleNotFound, sendApiError, toApiError } from './errors.js'
-import { OneLinePerRequest } from './logger.js'
+import { apiErrors, handleError, handleNotFound, sendApiError, toApiError, type ApiError } from './errors.js'
+import { answerHttpEdgeCases } from './http-edges.js'
+import { capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from './limits.js'
+import { createLogger, OneLinePerRequest } from './logger.js'
+import { OptionsError } from './options.js'
 import { registerOpenApi } from './openapi.js'
 import { API_PREFIX, countingLinesApi } from './routes.js'
 import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema } from './schemas.js'
@@ -18,29 +25,64 @@ export interface AppDependencies {
   cors: CorsPolicy
   /** Bytes of request line and headers together; also bounds how long an id in the path may be. */
   maxHeaderSize: number
+  /** Time-outs and the connection cap; each one missing takes its default. */
+  limits?: Partial<ServerLimits>
   logger?: FastifyBaseLogger
   /** Serve HTTPS with this certificate and key instead of plain HTTP. */
   https?: TlsCredentials
+  /** Faults, latency and the request journal of this app; a fresh one on the store when absent. */
+  control?: MockControl
+  /** Turns the admin API on under /__admin/, for callers with this bearer token; `tokens` must refuse it. */
+  adminToken?: string
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
-export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, logger, https }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, limits: someLimits, logger, https, control = new MockControl({ store }), adminToken }: AppDependencies): Promise<FastifyInstance> {
+  if (adminToken !== undefined && tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
+    throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
+  }
+  const adminTokens = adminToken === undefined ? undefined : new TokenPolicy([adminToken])
+  // The bearer check of the area a URL belongs to, for answers given before routing.
+  function refuseUnauthorized (url: string, authorization: string | undefined): ApiError | undefined {
+    if (url.startsWith(`${API_PREFIX}/`)) {
+      const outcome = tokens.judge(authorization)
+      return outcome === 'accepted' ? undefined : apiErrors.unauthorized(outcome)
+    }
+    if (adminTokens !== undefined && (url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`))) {
+      const outcome = adminTokens.judge(authorization)
+      return outcome === 'accepted' ? undefined : apiErrors.adminUnauthorized(outcome)
+    }
+    return undefined
+  }
+  const limits = { ...DEFAULT_LIMITS, ...someLimits }
+  const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const app = Fastify({
-    ...(logger === undefined ? {} : { loggerInstance: logger }),
-    logController: new OneLinePerRequest(),
-    http: { maxHeaderSize },
-    // Fastify hands only the https options to an HTTPS server, so the header limit goes there too.
-    ...(https === undefined ? {} : { https: { ...https, maxHeaderSize } }),
+    // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
+    loggerInstance: logger ?? createLogger({ logLevel: 'silent', prettyLogs: false }),
+    logController: new OneLinePerRequest(control.journal),
+    http: serverOptions,
+    // Fastify hands only the https options to an HTTPS server, so the limits go there too.
+    ...(https === undefined ? {} : { https: { ...https, ...serverOptions } }),
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    // While closing, a request on an open connection is answered (with Connection: close), not given Fastify's own 503 body.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     clientErrorHandler: answerClientError,
     // A malformed URL is refused before routing, so no hook has run: apply CORS and auth here.
     frameworkErrors: function answerFrameworkError (error, request, reply) {
       corsPolicy.applyTo(request, reply)
-      const outcome = request.url.startsWith(`${API_PREFIX}/`) ? tokens.judge(request.headers.authorization) : 'accepted'
-      return sendApiError(reply, outcome === 'accepted' ? toApiError(error) : apiErrors.unauthorized(outcome))
+      sendApiError(reply, refuseUnauthorized(request.url, request.headers.authorization) ?? toApiError(error))
+      // Answered before routing, so the log controller never sees it: the journal records it here.
+      control.journal.record(request, reply.statusCode, 0)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // Set on every request up front, so requests keep one shape whether a fault applies or not.
+  app.decorateRequest('injectedFault', null)
+  answerHttpEdgeCases(app)
+  capConnections(app.server, limits.maxConnections, app.log)
+  closeConnectionsWhenDone(app, serverOptions.headersTimeout || limits.requestTimeout)
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(handleNotFound)
 
@@ -48,19 +90,23 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     app.addSchema(schema)
   }
   app.addHook('onRequest', corsPolicy.onRequestHook())
-  await registerOpenApi(app)
+  const currentDocument = await registerOpenApi(app, store)
+  await registerApiPage(app, currentDocument)
 
   app.get('/healthz', {
     schema: {
       summary: 'Liveness and readiness, without authentication',
       tags: ['Health'],
-      response: { 200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }) }
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }, { description: 'Serving; the counts are of the data served now' })
+      }
     }
   }, function health () {
     const { cameras, lineCount } = store.current
     return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount }
   })
 
-  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens })
+  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faults })
+  if (adminToken !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, token: adminToken, control })
   return app
 }

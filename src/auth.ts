@@ -4,20 +4,27 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 export type AuthOutcome = 'accepted' | 'no_credentials' | 'invalid_request' | 'invalid_token'
 
 export const AUTH_REALM = 'mock-nvr'
+/** The admin API is another protection space, with its own token. */
+export const ADMIN_REALM = 'mock-nvr admin'
 
 /** How many accepted Authorization values are remembered before the memory is emptied. */
 export const REMEMBERED_HEADERS = 1024
 
-/** Decides on bearer tokens: a fixed set, or, when none is configured, any non-empty token. */
+/**
+ * Decides on bearer tokens: a fixed set, or, when none is configured, any non-empty token except the
+ * refused ones (the admin token, which must never open the device API).
+ */
 export class TokenPolicy {
   readonly #digests: Buffer[]
+  readonly #refused: Buffer[]
   // Accepted header values, so a client that sends the same header again costs one lookup, not a parse
   // and a hash. A lookup hashes the whole value and compares only on a hash match, so its time tells an
   // attacker nothing about a valid token. Emptied when full, so distinct tokens cannot grow it.
   readonly #accepted = new Set<string>()
 
-  constructor (tokens: readonly string[]) {
+  constructor (tokens: readonly string[], refused: readonly string[] = []) {
     this.#digests = tokens.map(digest)
+    this.#refused = refused.map(digest)
   }
 
   get acceptsAnyToken (): boolean {
@@ -45,13 +52,16 @@ export class TokenPolicy {
   }
 
   #accepts (token: string): boolean {
-    if (this.acceptsAnyToken) return true
-    // Equal-length digests compared in constant time: the answer time says nothing about a token.
-    const presented = digest(token)
-    let accepted = false
-    for (const known of this.#digests) accepted = timingSafeEqual(presented, known) || accepted
-    return accepted
+    if (this.acceptsAnyToken) return this.#refused.length === 0 || !matchesAny(digest(token), this.#refused)
+    return matchesAny(digest(token), this.#digests)
   }
+}
+
+// Equal-length digests compared in constant time: the answer time says nothing about a token.
+function matchesAny (presented: Buffer, known: readonly Buffer[]): boolean {
+  let matched = false
+  for (const candidate of known) matched = timingSafeEqual(presented, candidate) || matched
+  return matched
 }
 
 function digest (token: string): Buffer {
@@ -59,7 +69,7 @@ function digest (token: string): Buffer {
 }
 
 /** The WWW-Authenticate value for a refused request. */
-export function bearerChallenge (outcome: Exclude<AuthOutcome, 'accepted'>): string {
-  const base = `Bearer realm="${AUTH_REALM}"`
+export function bearerChallenge (outcome: Exclude<AuthOutcome, 'accepted'>, realm = AUTH_REALM): string {
+  const base = `Bearer realm="${realm}"`
   return outcome === 'no_credentials' ? base : `${base}, error="${outcome}"`
 }

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util'
+import { parseDelay } from './delay.js'
 import { parseGenerateSize } from './generate-size.js'
 import { LOG_LEVELS, type ResolvedOptions } from './options.js'
 
-type OptionKind = 'integer' | 'string' | 'list' | 'switch' | 'size'
+type OptionKind = 'integer' | 'string' | 'list' | 'switch' | 'size' | 'delay'
 
 interface CliOption {
   flag: string
@@ -28,8 +29,16 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'pretty-logs', key: 'prettyLogs', kind: 'switch', default: 'on when stdout is a terminal', help: 'human-readable logs instead of JSON lines' },
   { flag: 'seed', key: 'seed', kind: 'integer', default: '1', value: 'N', help: 'seed of every random choice (generated data, delay ranges), so a run can be repeated' },
   { flag: 'max-header-size', key: 'maxHeaderSize', kind: 'integer', default: '65536', value: 'BYTES', help: 'largest request line plus headers; longer requests get 431' },
+  { flag: 'headers-timeout', key: 'headersTimeout', kind: 'integer', default: '10000', value: 'MS', help: 'time to send the request line and headers; then 408 and the connection closes (0: no limit)' },
+  { flag: 'request-timeout', key: 'requestTimeout', kind: 'integer', default: '30000', value: 'MS', help: 'time to send a whole request, body included; then 408 and the connection closes (0: no limit)' },
+  { flag: 'keep-alive-timeout', key: 'keepAliveTimeout', kind: 'integer', default: '72000', value: 'MS', help: 'how long an idle keep-alive connection stays open' },
+  { flag: 'max-connections', key: 'maxConnections', kind: 'integer', default: '1000', value: 'N', help: 'connections held at once; any more are closed unanswered (0: no cap)' },
   { flag: 'watch', key: 'watch', kind: 'switch', default: 'off', help: 'reload the fixtures when they change; a bad edit is logged and the last good data kept' },
-  { flag: 'generate', key: 'generate', kind: 'size', value: 'CAMERASxLINES', help: 'serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see --seed)' }
+  { flag: 'generate', key: 'generate', kind: 'size', value: 'CAMERASxLINES', help: 'serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see --seed)' },
+  { flag: 'latency', key: 'latency', kind: 'delay', value: 'MS|MIN-MAX', help: 'delay every API request: 200 for a fixed delay, 100-800 for a random one (see --seed)' },
+  { flag: 'allow-prefer', key: 'allowPrefer', kind: 'switch', default: 'off', help: "let a request ask for its own fault: 'Prefer: code=503', 'Prefer: delay=800'" },
+  { flag: 'admin-token', key: 'adminToken', kind: 'string', value: 'TOKEN', help: 'turn the admin API on under /__admin/, for callers with this bearer token' },
+  { flag: 'journal-size', key: 'journalSize', kind: 'integer', default: '1000', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' }
 ]
 
 const CLI_DEFAULTS: Partial<ResolvedOptions> = { port: 8080, logLevel: 'info' }
@@ -38,6 +47,7 @@ export type CliCommand =
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'serve', options: Partial<ResolvedOptions> }
+  | { command: 'openapi', options: Partial<ResolvedOptions> }
 
 /** A mistake in how the CLI was called; the CLI prints it and exits with code 2. */
 export class UsageError extends Error {
@@ -76,7 +86,10 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
   }
   if (values.help === true) return { command: 'help' }
   if (values.version === true) return { command: 'version' }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0] as string}'`)
+  // The one sub-command, `openapi`, takes the same options: they decide the data its examples come from.
+  const command = positionals[0] === 'openapi' ? 'openapi' : 'serve'
+  const unexpected = positionals[command === 'openapi' ? 1 : 0]
+  if (unexpected !== undefined) throw new UsageError(`unexpected argument '${unexpected}'`)
 
   const options: Record<string, unknown> = { ...CLI_DEFAULTS }
   for (const option of CLI_OPTIONS) {
@@ -89,7 +102,7 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
     }
   }
   checkExclusive(options, values)
-  return { command: 'serve', options }
+  return { command, options }
 }
 
 // Checked here too, not only by startMockNvr, so the message names the flag or variable the user set.
@@ -111,6 +124,11 @@ function convert (option: CliOption, raw: string | string[] | boolean, source: s
       const size = parseGenerateSize(raw as string)
       if (typeof size === 'string') throw new UsageError(`${source} ${size}`)
       return size
+    }
+    case 'delay': {
+      const range = parseDelay(raw as string)
+      if (typeof range === 'string') throw new UsageError(`${source} ${range}`)
+      return range.min === range.max ? range.min : range
     }
     case 'integer': {
       const text = raw as string
@@ -137,7 +155,9 @@ export function helpText (version: string): string {
   return [
     `mock-nvr ${version}: a stand-in NVR serving the Counting Lines Read API from fixtures`,
     '',
-    'Usage: mock-nvr [options]',
+    'Usage: mock-nvr [options]            serve the API',
+    '       mock-nvr openapi [options]    print the OpenAPI document, with examples from the data the options',
+    '                                     select, and exit',
     '',
     'Options:',
     ...rows,

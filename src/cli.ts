@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import closeWithGrace from 'close-with-grace'
 import { helpText, parseCli, UsageError } from './cli-args.js'
+import { openApiDocument } from './openapi-document.js'
 import { OptionsError } from './options.js'
 import { startMockNvr } from './server.js'
 import { describeStartFailure } from './start-failure.js'
@@ -16,8 +17,16 @@ async function main (): Promise<void> {
   } catch (error) {
     return fail(EXIT_USAGE, `${(error as UsageError).message}\nRun 'mock-nvr --help' for the options.`)
   }
-  if (command.command !== 'serve') {
+  if (command.command === 'help' || command.command === 'version') {
     process.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)
+    return
+  }
+  if (command.command === 'openapi') {
+    try {
+      process.stdout.write(`${JSON.stringify(await openApiDocument(command.options), null, 2)}\n`)
+    } catch (error) {
+      failToStart(error)
+    }
     return
   }
 
@@ -25,8 +34,7 @@ async function main (): Promise<void> {
   try {
     nvr = await startMockNvr({ prettyLogs: process.stdout.isTTY, ...command.options })
   } catch (error) {
-    if (error instanceof OptionsError) return fail(EXIT_USAGE, error.message)
-    return fail(EXIT_FAILURE, describeStartFailure(error))
+    return failToStart(error)
   }
 
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
@@ -37,6 +45,11 @@ async function main (): Promise<void> {
     if (err !== undefined) nvr.app.log.error({ err }, 'stopping after an unexpected error')
     await nvr.close()
   })
+}
+
+function failToStart (error: unknown): void {
+  if (error instanceof OptionsError) return fail(EXIT_USAGE, error.message)
+  fail(EXIT_FAILURE, describeStartFailure(error))
 }
 
 function fail (exitCode: number, message: string): void {

@@ -39,7 +39,16 @@ export class ServedCamera {
   /** The retrieve answer of one line, or undefined when the camera has no line with this id. */
   lineBody (lineId: string): Buffer | undefined {
     const index = this.#lineIndex.get(lineId)
-    if (index === undefined) return undefined
+    return index === undefined ? undefined : this.#answer(index)
+  }
+
+  /** The first lines in list order, read back from their answers (for examples; requests never need objects). */
+  firstLines (count: number): CountingLine[] {
+    const shown = Math.min(count, this.lineCount)
+    return Array.from({ length: shown }, (_, index) => (JSON.parse(this.#answer(index).toString()) as { content: CountingLine }).content)
+  }
+
+  #answer (index: number): Buffer {
     return this.#lineBodies.subarray(index === 0 ? 0 : this.#lineEnds[index - 1], this.#lineEnds[index])
   }
 }
@@ -51,11 +60,16 @@ export interface CameraLines {
 }
 
 export interface ServedData {
-  /** The data as given, when it came as a dataset (fixtures or in-memory data); generated data is only served. */
-  dataset?: Dataset
-  cameras: Map<string, ServedCamera>
+  /**
+   * The data served, as a dataset: the one given (fixtures or in-memory data), or for generated data,
+   * whose objects are not kept, read back from the served bytes on each call.
+   */
+  readonly dataset: Dataset
+  readonly cameras: Map<string, ServedCamera>
   /** Lines in all. */
-  lineCount: number
+  readonly lineCount: number
+  /** The first line in list order (of the files, or of the generated cameras), if any. */
+  readonly firstLine: CountingLine | undefined
 }
 
 /**
@@ -66,11 +80,27 @@ export function prepareServedData (data: Dataset | Iterable<CameraLines>): Serve
   const given = Symbol.iterator in data ? { cameraLines: data } : { dataset: data, cameraLines: camerasOf(data) }
   const cameras = new Map<string, ServedCamera>()
   let lineCount = 0
+  let firstLine = given.dataset?.lines[0]
   for (const { id, lines } of given.cameraLines) {
     cameras.set(id, new ServedCamera(lines))
     lineCount += lines.length
+    firstLine ??= lines[0]
   }
-  return { dataset: given.dataset, cameras, lineCount }
+  return {
+    get dataset () { return given.dataset ?? readBack(cameras) },
+    cameras,
+    lineCount,
+    firstLine
+  }
+}
+
+// The bytes are the schema's serialization of the lines, so parsing them gives the lines back, field for field.
+function readBack (cameras: ReadonlyMap<string, ServedCamera>): Dataset {
+  const lines: CountingLine[] = []
+  for (const camera of cameras.values()) {
+    for (const line of (JSON.parse(camera.listBody.toString()) as { content: CountingLine[] }).content) lines.push(line)
+  }
+  return { cameraIds: [...cameras.keys()], lines }
 }
 
 /** A dataset's cameras in order, each with its lines in list order. */
@@ -103,6 +133,12 @@ export class DataStore {
   }
 
   reset (): void {
+    this.#current = this.#initial
+  }
+
+  /** Serves this dataset and makes it what reset() returns to: the fixture files were edited. */
+  rebase (dataset: Dataset): void {
+    this.#initial = prepareServedData(dataset)
     this.#current = this.#initial
   }
 }

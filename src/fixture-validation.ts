@@ -1,6 +1,6 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { FixtureDataSchema, type FixtureData } from './schemas.js'
+import { listValueProblems } from './value-errors.js'
 
 /** One thing wrong in fixture data: where (file and JSON Pointer) and what. */
 export interface FixtureProblem {
@@ -37,32 +37,7 @@ export function validateFixtureData (value: unknown, file: string): FixtureData 
     if (problems.length > 0) throw new FixtureError(problems)
     return value
   }
-  const problems: FixtureProblem[] = []
-  const seenPaths = new Set<string>()
-  for (const error of checkFixtureData.Errors(value)) {
-    // TypeBox may report one spot twice (a missing field is also "not a string"); the first is the clearest.
-    if (seenPaths.has(error.path)) continue
-    seenPaths.add(error.path)
-    problems.push({ file, path: error.path, message: describe(error) })
-  }
-  throw new FixtureError(problems)
-}
-
-function describe (error: ValueError): string {
-  switch (error.type) {
-    case ValueErrorType.ObjectRequiredProperty: return 'is missing'
-    case ValueErrorType.ObjectAdditionalProperties: return 'is not a known field'
-    case ValueErrorType.Object: return 'must be an object'
-    case ValueErrorType.Array: return 'must be an array'
-    case ValueErrorType.String: return 'must be a string'
-    case ValueErrorType.Boolean: return 'must be true or false'
-    case ValueErrorType.Integer: return 'must be an integer'
-    case ValueErrorType.StringMinLength: return 'must not be empty'
-    case ValueErrorType.StringMaxLength: return `must be at most ${String(error.schema.maxLength)} characters long`
-    case ValueErrorType.StringPattern: return 'must be a UTC timestamp like 2024-05-01T08:30:00.000Z'
-    /* c8 ignore next: the fixture schema uses no other kind of check */
-    default: return error.message
-  }
+  throw new FixtureError(listValueProblems(checkFixtureData, value).map(problem => ({ file, ...problem })))
 }
 
 function impossibleTimestamps (data: FixtureData, file: string): FixtureProblem[] {

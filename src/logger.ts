@@ -2,6 +2,7 @@ import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyR
 import { createRequire } from 'node:module'
 import { pino } from 'pino'
 import type PinoPretty from 'pino-pretty'
+import type { RequestJournal } from './journal.js'
 import type { ResolvedOptions } from './options.js'
 
 /**
@@ -22,18 +23,30 @@ export function createLogger ({ logLevel, prettyLogs }: Pick<ResolvedOptions, 'l
   return pino(options, pretty({ sync: true, ignore: 'pid,hostname' }))
 }
 
-/** One log line per request, when it completes, with method, URL, status and time; nothing else. */
+/**
+ * One log line per request, when it completes, with method, URL, status and time; nothing else.
+ * Fastify calls it once per answered request, so it records the request in the journal too.
+ */
 export class OneLinePerRequest extends LogController {
+  readonly #journal: RequestJournal | undefined
+
+  constructor (journal?: RequestJournal) {
+    super()
+    this.#journal = journal
+  }
+
   override incomingRequest (): void {}
 
   override routeNotFound (): void {}
 
   override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    const responseTime = reply.elapsedTime
+    this.#journal?.record(request, reply.statusCode, responseTime)
     if (error) {
-      reply.log.error({ req: request, res: reply, responseTime: reply.elapsedTime, err: error }, 'request errored')
+      reply.log.error({ req: request, res: reply, responseTime, err: error }, 'request errored')
     } else if (isInfoEnabled(reply.log)) {
       // Checked first: at warn, the usual level under load, a request then costs no log object at all.
-      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+      reply.log.info({ req: request, res: reply, responseTime }, 'request completed')
     }
   }
 }

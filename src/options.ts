@@ -1,7 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { ValueErrorType } from '@sinclair/typebox/errors'
 import type { FastifyBaseLogger } from 'fastify'
+import { DelaySchema } from './delay.js'
 import { GenerateSizeSchema } from './generate-size.js'
+import { DEFAULT_JOURNAL_SIZE } from './journal.js'
+import { DEFAULT_LIMITS } from './limits.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -30,10 +34,26 @@ export const OptionsSchema = Type.Object({
   seed: Type.Integer({ minimum: 0, maximum: 4294967295 }),
   /** Largest request line plus headers, in bytes; it also bounds how long an id in the path can be. */
   maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 }),
+  /** Milliseconds a client has to send the request line and headers (a longer request time-out is shortened to it); 0 for no limit. */
+  headersTimeout: Type.Integer({ minimum: 0, maximum: 3600000 }),
+  /** Milliseconds a client has to send a whole request, body included; 0 for no limit. */
+  requestTimeout: Type.Integer({ minimum: 0, maximum: 3600000 }),
+  /** Milliseconds an idle keep-alive connection stays open. */
+  keepAliveTimeout: Type.Integer({ minimum: 1, maximum: 3600000 }),
+  /** Connections held at once; any more are closed unanswered. 0 for no cap. */
+  maxConnections: Type.Integer({ minimum: 0 }),
   /** Reload the fixtures when they change on disk; a bad edit is logged and the last good data kept. */
   watch: Type.Boolean(),
   /** Serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see seed). */
-  generate: Type.Optional(GenerateSizeSchema)
+  generate: Type.Optional(GenerateSizeSchema),
+  /** Bearer token of the admin API under /__admin/; without it the admin API is off. */
+  adminToken: Type.Optional(Type.String({ minLength: 1, pattern: '^\\S+$' })),
+  /** Delay of every API request: milliseconds, or { min, max } for a random one (see seed). */
+  latency: Type.Optional(DelaySchema),
+  /** Let a request ask for its own fault with `Prefer: code=503` or `Prefer: delay=800`. */
+  allowPrefer: Type.Boolean(),
+  /** How many requests the journal keeps, the oldest dropped first; 0 keeps none. */
+  journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 })
 }, { additionalProperties: false })
 export type ResolvedOptions = Static<typeof OptionsSchema>
 
@@ -56,7 +76,10 @@ export const LIBRARY_DEFAULTS: ResolvedOptions = {
   prettyLogs: false,
   seed: 1,
   maxHeaderSize: 65536,
-  watch: false
+  ...DEFAULT_LIMITS,
+  watch: false,
+  allowPrefer: false,
+  journalSize: DEFAULT_JOURNAL_SIZE
 }
 
 export class OptionsError extends Error {
@@ -75,11 +98,16 @@ export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<M
   const error = checkOptions.Errors(options).First()
   if (error !== undefined) {
     const name = error.path.split('/')[1] as string
-    const known = name in OptionsSchema.properties
-    throw new OptionsError(known ? `option ${name} ${describeValue(error.value)} is invalid: ${error.message.toLowerCase()}` : `option ${name} is not known`)
+    if (!(name in OptionsSchema.properties)) throw new OptionsError(`option ${name} is not known`)
+    // A token, even a malformed one, is never echoed.
+    const value = SECRET_OPTIONS.has(name) ? '' : ` ${describeValue(error.value)}`
+    const problem = error.type === ValueErrorType.Union && typeof error.schema.description === 'string' ? `expected ${error.schema.description}` : error.message.toLowerCase()
+    throw new OptionsError(`option ${name}${value} is invalid: ${problem}`)
   }
   return { ...options, data, logger }
 }
+
+const SECRET_OPTIONS = new Set(['tokens', 'adminToken'])
 
 function describeValue (value: unknown): string {
   return `(${String(JSON.stringify(value))})`

@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, onRequestHookHandler } from 'fastify'
+import { listResponses, retrieveResponses } from './api-responses.js'
 import type { TokenPolicy } from './auth.js'
 import type { DataStore } from './data-store.js'
 import { apiErrors, JSON_CONTENT_TYPE } from './errors.js'
+import type { FaultControl } from './faults.js'
 import { checkWithTypeBox } from './route-validation.js'
-import {
-  CameraParamsSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema,
-  CountingLineParamsSchema, ErrorEnvelopeSchema
-} from './schemas.js'
+import { CameraParamsSchema, CountingLineParamsSchema } from './schemas.js'
 
 export const API_PREFIX = '/nvr/v1'
 const LIST_PATH = '/cameras/:id/counting_lines'
@@ -18,18 +16,17 @@ const ALLOWED_METHODS = ['GET', 'HEAD'] as const
 export interface CountingLinesApiOptions {
   store: DataStore
   tokens: TokenPolicy
+  /** Injected faults, latency and Prefer handling, applied once the token is accepted. */
+  faults: FaultControl
 }
 
-const errorResponses = {
-  401: Type.Ref(ErrorEnvelopeSchema, { description: 'No bearer token, a malformed one, or one not accepted' }),
-  404: Type.Ref(ErrorEnvelopeSchema, { description: 'No such camera or counting line' })
-}
 const security = [{ bearerAuth: [] }]
 
 /** The device API under /nvr/v1: bearer check first, then the two read operations. */
-export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens }) {
+export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens, faults }) {
   // onRequest runs before routing results are used, so an unauthenticated caller learns nothing.
   app.addHook('onRequest', requireBearerToken(tokens))
+  app.addHook('onRequest', faults.hook)
 
   app.get(LIST_PATH, {
     schema: {
@@ -38,7 +35,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       tags: ['Counting lines'],
       security,
       params: CameraParamsSchema,
-      response: { 200: Type.Ref(CountingLineListEnvelopeSchema), ...errorResponses }
+      response: listResponses
     },
     validatorCompiler: checkWithTypeBox
   }, function listCountingLines (request, reply) {
@@ -54,7 +51,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       tags: ['Counting lines'],
       security,
       params: CountingLineParamsSchema,
-      response: { 200: Type.Ref(CountingLineEnvelopeSchema), ...errorResponses }
+      response: retrieveResponses
     },
     validatorCompiler: checkWithTypeBox
   }, function retrieveCountingLine (request, reply) {

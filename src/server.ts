@@ -1,12 +1,19 @@
 import type { FastifyInstance } from 'fastify'
+import { ADMIN_PREFIX } from './admin.js'
 import { buildApp } from './app.js'
 import { TokenPolicy } from './auth.js'
+import { MockControl, type DataSummary } from './control.js'
 import { CorsPolicy } from './cors.js'
 import { DataStore } from './data-store.js'
 import { loadStartupData } from './data-source.js'
+import { toDelayRange, type DelayRange } from './delay.js'
+import type { Fault, FaultSpec } from './fault-spec.js'
 import { BUNDLED_FIXTURES } from './fixtures.js'
+import type { JournalEntry } from './journal.js'
+import { pickLimits } from './limits.js'
 import { createLogger } from './logger.js'
-import { resolveOptions, type MockNvrOptions } from './options.js'
+import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from './options.js'
+import type { FixtureData } from './schemas.js'
 import { loadTls } from './tls.js'
 import { FixtureWatcher } from './watch.js'
 
@@ -22,6 +29,26 @@ export interface MockNvr {
   certificate?: string
   /** Stops listening; requests in flight finish first. */
   close: () => Promise<void>
+  /** Serves this data from the next request on; validated like a fixture file, it throws FixtureError and changes nothing if refused. */
+  use: (data: FixtureData) => DataSummary
+  /** The data being served, in the shape of a fixture file. */
+  data: () => FixtureData
+  /** Serves the start-up data again; with watch on, what the fixture files hold now. */
+  resetData: () => DataSummary
+  /** The requests received (admin calls aside), oldest first; the journal keeps the last journalSize. */
+  requests: () => JournalEntry[]
+  /** Empties the request journal. */
+  resetRequests: () => void
+  /** Injects a fault and returns it with its id; throws InvalidFaultError naming each problem of the spec. */
+  injectFault: (spec: FaultSpec) => Fault
+  /** The faults in force, oldest first, with how many requests each still applies to. */
+  faults: () => Fault[]
+  /** Clears one fault by id (false when there is none), or every fault. */
+  clearFaults: (id?: string) => boolean
+  /** Back to the start-up state: the start-up data, no faults, an empty journal. */
+  reset: () => void
+  /** What the verbs above go through, as the admin API does. */
+  control: MockControl
 }
 
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
@@ -31,15 +58,20 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
   const { data, source, note } = await loadStartupData(options, fixtures)
   const logger = options.logger ?? createLogger(options)
-  const tokens = new TokenPolicy(options.tokens)
+  // With no --token any token opens the device API, except the admin token.
+  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
   const store = new DataStore(data)
+  const control = new MockControl({ store, latency: latencyRange(options), allowPrefer: options.allowPrefer, seed: options.seed, journalSize: options.journalSize })
   const app = await buildApp({
     store,
     tokens,
     cors: new CorsPolicy(options.corsOrigins),
     maxHeaderSize: options.maxHeaderSize,
+    limits: pickLimits(options),
     logger,
-    ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } })
+    ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
+    control,
+    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken })
   })
 
   if (options.watch) {
@@ -62,8 +94,39 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
   if (tokens.acceptsAnyToken) app.log.info('no --token configured: any non-empty bearer token is accepted')
 
   if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
+  logControlOptions(app, options)
 
-  return { url, port, host: options.host, app, certificate: tls?.cert, close: () => app.close() }
+  return {
+    url,
+    port,
+    host: options.host,
+    app,
+    certificate: tls?.cert,
+    close: () => app.close(),
+    use: data => control.use(data),
+    data: () => control.data(),
+    resetData: () => control.resetData(),
+    requests: () => control.requests(),
+    resetRequests: () => control.resetRequests(),
+    injectFault: spec => control.injectFault(spec),
+    faults: () => control.listFaults(),
+    clearFaults: id => control.clearFaults(id),
+    reset: () => control.reset(),
+    control
+  }
+}
+
+function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
+  if (latency === undefined) return undefined
+  const range = toDelayRange(latency)
+  if (typeof range === 'string') throw new OptionsError(`option latency is invalid: ${range}`)
+  return range
+}
+
+function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {
+  if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token`)
+  if (latency !== undefined) app.log.info({ latency }, 'every API request is delayed')
+  if (allowPrefer) app.log.info('Prefer headers may ask for a status or a delay (code=…, delay=…)')
 }
 
 /** The URL a client uses for a host and port; an IPv6 address goes in brackets. */

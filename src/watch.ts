@@ -92,9 +92,9 @@ export class FixtureWatcher extends EventEmitter<WatchEvents> {
       this.#refuse(error as Error)
       return
     }
-    /* c8 ignore next: only generated data is served without a dataset, and it is never watched */
-    const diff = diffDatasets(this.#store.current.dataset ?? { cameraIds: [], lines: [] }, dataset)
-    this.#store.replace(dataset)
+    const diff = diffDatasets(this.#store.current.dataset, dataset)
+    // The files now hold the start-up data: a reset returns to them, not to what they held at start.
+    this.#store.rebase(dataset)
     const changes = Object.fromEntries(Object.entries(diff).map(([kind, list]) => [kind, list.length]))
     this.#log.info({ changes }, `fixtures reloaded: ${describeDiff(diff)}`)
     this.emit('reload', diff)

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { parseCli } from '../src/cli-args.js'
 import { AUTH, build } from './helper.js'
 
 const ORIGIN = 'http://app.localhost:5173'
@@ -66,4 +67,23 @@ t.test('restricted origins: only listed ones get Access-Control-Allow-Origin', a
   }
   const refusedPreflight = await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines', headers: { ...preflight, origin: 'http://evil.localhost' } })
   t.equal(refusedPreflight.headers['access-control-allow-origin'], undefined)
+})
+
+t.test('restricted origins: a listed origin\'s preflight is allowed and cached for 10 minutes', async t => {
+  const app = await build(t, { corsOrigins: ['http://other.localhost', ORIGIN] })
+  const response = await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines/line-1', headers: preflight })
+  t.equal(response.statusCode, 204)
+  t.equal(response.headers['access-control-allow-origin'], ORIGIN)
+  t.equal(response.headers['access-control-allow-headers'], 'authorization')
+  t.equal(response.headers['access-control-max-age'], '600')
+  t.match(response.headers.vary, /Origin/, 'a cache keeps answers for different origins apart')
+})
+
+t.test('--cors-origin is repeatable and MOCK_NVR_CORS_ORIGINS holds a comma-separated list', async t => {
+  const corsOrigins = (argv: string[], env: Record<string, string>) =>
+    (parseCli(argv, env) as { options: { corsOrigins?: string[] } }).options.corsOrigins
+  t.strictSame(corsOrigins(['--cors-origin', ORIGIN, '--cors-origin', 'https://b.localhost'], {}), [ORIGIN, 'https://b.localhost'])
+  t.strictSame(corsOrigins([], { MOCK_NVR_CORS_ORIGINS: `${ORIGIN}, https://b.localhost` }), [ORIGIN, 'https://b.localhost'])
+  t.strictSame(corsOrigins(['--cors-origin', ORIGIN], { MOCK_NVR_CORS_ORIGINS: 'https://b.localhost' }), [ORIGIN], 'the flag wins')
+  t.equal(corsOrigins([], {}), undefined, 'any origin by default')
 })

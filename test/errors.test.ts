@@ -31,7 +31,7 @@ t.test('a long id is quoted only by its start', async t => {
 
 t.test('any other path is a 404 in the envelope, inside and outside the API', async t => {
   const app = await build(t)
-  for (const url of ['/nvr/v1', '/nvr/v1/', '/nvr/v1/cameras', '/nvr/v1/cameras/cam-1', '/nvr/v2/cameras/cam-1/counting_lines', '/', '/favicon.ico']) {
+  for (const url of ['/nvr/v1', '/nvr/v1/', '/nvr/v1/cameras', '/nvr/v1/cameras/cam-1', '/nvr/v2/cameras/cam-1/counting_lines', '/nothing', '/favicon.ico']) {
     const response = await app.inject({ url, headers: AUTH })
     t.equal(response.statusCode, 404, url)
     t.strictSame(response.json(), envelope(404, 'Nothing is served at this path.'), url)

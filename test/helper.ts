@@ -1,6 +1,7 @@
 import type { Test } from 'tap'
 import { buildApp } from '../src/app.js'
 import { TokenPolicy } from '../src/auth.js'
+import type { MockControl } from '../src/control.js'
 import { CorsPolicy } from '../src/cors.js'
 import { DataStore } from '../src/data-store.js'
 import { datasetFromData } from '../src/fixtures.js'
@@ -41,12 +42,21 @@ export interface BuildOverrides {
   tokens?: string[]
   corsOrigins?: string[]
   maxHeaderSize?: number
+  /** The store to serve from, e.g. to replace its data during the test; built from data when absent. */
+  store?: DataStore
+  /** Turns the admin API on with this token. */
+  adminToken?: string
+  /** The control the admin API acts on, so a test can reset what an admin call changed. */
+  control?: MockControl
 }
 
 /** An app on in-memory data that closes itself when the test ends. */
 export async function build (t: Test, overrides: BuildOverrides = {}) {
+  const store = overrides.control?.store ?? overrides.store ?? new DataStore(datasetFromData(overrides.data ?? SAMPLE_DATA))
   const app = await buildApp({
-    store: new DataStore(datasetFromData(overrides.data ?? SAMPLE_DATA)),
+    store,
+    ...(overrides.control === undefined ? {} : { control: overrides.control }),
+    ...(overrides.adminToken === undefined ? {} : { adminToken: overrides.adminToken }),
     tokens: new TokenPolicy(overrides.tokens ?? [TOKEN]),
     cors: new CorsPolicy(overrides.corsOrigins ?? []),
     maxHeaderSize: overrides.maxHeaderSize ?? 65536

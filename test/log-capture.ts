@@ -12,7 +12,7 @@ export interface LogRecord {
 type Predicate = (record: LogRecord) => boolean
 
 /** A pino logger whose records a test can read, and wait for instead of sleeping. */
-export function captureLogs () {
+export function captureLogs (level: 'info' | 'trace' = 'info') {
   const records: LogRecord[] = []
   const waiters = new Set<{ matches: Predicate, resolve: (record: LogRecord) => void }>()
   const stream = new Writable({
@@ -27,7 +27,7 @@ export function captureLogs () {
       done()
     }
   })
-  const logger: FastifyBaseLogger = pino({ level: 'info' }, stream)
+  const logger: FastifyBaseLogger = pino({ level }, stream)
   return {
     logger,
     records,

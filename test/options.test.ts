@@ -11,7 +11,7 @@ t.test('library defaults suit a test double: a free port, no logs', async t => {
 
 t.test('a bad option is refused with its name and value', async t => {
   t.throws(() => resolveOptions({ port: 70000 }), new OptionsError('option port (70000) is invalid: expected integer to be less or equal to 65535'))
-  t.throws(() => resolveOptions({ tokens: ['has space'] }), { name: 'OptionsError', message: /^option tokens \("has space"\) is invalid/ })
+  t.throws(() => resolveOptions({ tokens: ['has space'] }), { name: 'OptionsError', message: /^option tokens is invalid/ })
   t.throws(() => resolveOptions({ logLevel: 'loud' as never }), { message: /^option logLevel \("loud"\) is invalid/ })
   t.throws(() => resolveOptions({ colour: 'red' } as never), new OptionsError('option colour is not known'))
 })

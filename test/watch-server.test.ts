@@ -35,3 +35,28 @@ t.test('watch needs fixture files to watch', async t => {
   await t.rejects(startMockNvr({ watch: true, generate: { cameras: 1, linesPerCamera: 1 } }), new OptionsError('option watch cannot be combined with generate: only fixture files can be watched'))
   await t.rejects(startMockNvr({ watch: 'yes' as unknown as boolean }), { name: 'OptionsError', message: /^option watch \("yes"\) is invalid/ })
 })
+
+t.test('with watch on, an edit is served even over use(), and reset returns to what the files now hold', async t => {
+  const dir = t.testdir({ 'a.json': json({ counting_lines: [line()] }) })
+  const logs = captureLogs()
+  const nvr = await startMockNvr({ fixtures: dir, watch: true, logger: logs.logger })
+  t.teardown(() => nvr.close())
+  const names = async () => {
+    const response = await nvr.app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: AUTH })
+    return (response.json().content as Array<{ name: string }>).map(({ name }) => name)
+  }
+  nvr.use({ counting_lines: [line({ name: 'From the test' })] })
+  t.strictSame(await names(), ['From the test'])
+
+  const reloaded = logs.next(record => record.msg.startsWith('fixtures reloaded'))
+  await saveFile(join(dir, 'a.json'), json({ counting_lines: [line({ name: 'Edited' })] }))
+  t.equal((await reloaded).msg, 'fixtures reloaded: 1 line changed (line-1 of cam-1)')
+  t.strictSame(await names(), ['Edited'], 'the latest change wins: the edit')
+
+  nvr.use({ counting_lines: [line({ name: 'From the test again' })] })
+  nvr.resetData()
+  t.strictSame(await names(), ['Edited'], 'resetData returns to the files, not to the start-up data')
+  nvr.use({ counting_lines: [line({ name: 'Once more' })] })
+  nvr.reset()
+  t.strictSame(await names(), ['Edited'], 'so does reset')
+})

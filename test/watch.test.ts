@@ -46,14 +46,14 @@ t.test('a bad edit is logged as at start-up and the last good data stays; the fi
   t.equal(error.message, (atStartUp as FixtureError).message, 'the same message as a start with this file')
   t.match(error.message, `${file}: /counting_lines/0/created: "2024-02-30T10:00:00.000Z" is not a real date and time`)
   t.equal((await logged).msg, `fixtures not reloaded, the last good data is still served. ${error.message}`)
-  t.strictSame(store.current.dataset?.lines, [line()], 'the last good data is still served')
+  t.strictSame(store.current.dataset.lines, [line()], 'the last good data is still served')
 
   const reloaded = nextReload(watcher)
   const reloadLogged = logs.next(record => record.msg.startsWith('fixtures reloaded'))
   await saveFile(file, json({ counting_lines: [line({ name: 'Fixed' })] }))
   const [diff] = await reloaded
   t.strictSame(diff.linesChanged, [{ camera_id: 'cam-1', id: 'line-1' }])
-  t.equal(store.current.dataset?.lines[0]?.name, 'Fixed')
+  t.equal(store.current.dataset.lines[0]?.name, 'Fixed')
   const record = await reloadLogged
   t.equal(record.msg, 'fixtures reloaded: 1 line changed (line-1 of cam-1)')
   t.match(record.changes, { linesChanged: 1, linesAdded: 0 })
@@ -121,7 +121,7 @@ t.test('a mounted ConfigMap is reloaded when its ..data link is swapped', async 
   await rename(join(dir, '..data_tmp'), join(dir, '..data'))
   const diff = await reloaded
   t.strictSame(diff.linesChanged, [{ camera_id: 'cam-1', id: 'line-1' }])
-  t.equal(store.current.dataset?.lines[0]?.name, 'Updated')
+  t.equal(store.current.dataset.lines[0]?.name, 'Updated')
 })
 
 t.test('reloads asked for during a reload share one more reload after it', async t => {

@@ -1,0 +1,41 @@
+import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { Server as TlsServer } from 'node:tls'
+import type { FastifyInstance } from 'fastify'
+
+// Node keeps the response being written on a connection as `_httpMessage`, as client-errors.ts reads it too.
+type HttpSocket = Socket & { _httpMessage?: ServerResponse | null }
+
+/**
+ * Lets a close finish as soon as the requests in flight are answered. Node closes the idle connections
+ * when the server closes, but then stops enforcing its time-outs, and an answer already under way keeps
+ * its connection alive: a client that connected without sending yet (a browser's spare connection, a
+ * slow-loris) or one that just got its answer would hold the shutdown open for up to the keep-alive time-out.
+ */
+export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs: number): void {
+  const sockets = new Set<HttpSocket>()
+  const event = app.server instanceof TlsServer ? 'secureConnection' : 'connection'
+  app.server.on(event, function trackConnection (socket: HttpSocket) {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  app.addHook('preClose', function closeConnectionsWhenDone (done) {
+    for (const socket of sockets) {
+      const response = socket._httpMessage
+      if (response === null || response === undefined) continue
+      // Requests routed from now on get Connection: close from Fastify; this one was routed before. Its
+      // answer says Connection: close if its headers are not sent yet, and its connection closes after it.
+      response.shouldKeepAlive = false
+      response.once('finish', () => socket.end(() => socket.destroy()))
+    }
+    // A connection without a request yet keeps the time it had to send one, as without the close.
+    if (waitForRequestMs > 0) {
+      setTimeout(function cutWaitingConnections () {
+        for (const socket of sockets) if (!socket._httpMessage) socket.destroy()
+      }, waitForRequestMs).unref()
+    }
+    // Node closes idle connections first thing in close(). Let it first read what has already arrived:
+    // a request sent just before the signal is then under way, and answered, rather than reset.
+    setImmediate(done)
+  })
+}

@@ -1,0 +1,51 @@
+import type { TSchema } from '@sinclair/typebox'
+import type { TypeCheck } from '@sinclair/typebox/compiler'
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
+
+/** One thing wrong in a value: where (a JSON Pointer, '' for the whole value) and what. */
+export interface ValueProblem {
+  path: string
+  message: string
+}
+
+/** Every problem TypeBox finds, one per JSON path, each in a few plain words. */
+export function listValueProblems<T extends TSchema> (check: TypeCheck<T>, value: unknown): ValueProblem[] {
+  const problems: ValueProblem[] = []
+  const seenPaths = new Set<string>()
+  for (const error of check.Errors(value)) {
+    // TypeBox may report one spot twice (a missing field is also "not a string"); the first is the clearest.
+    if (seenPaths.has(error.path)) continue
+    seenPaths.add(error.path)
+    problems.push({ path: error.path, message: describeValueError(error) })
+  }
+  return problems
+}
+
+/** "/delay/min: must be at least 0", or the message alone for the whole value. */
+export function formatValueProblem ({ path, message }: ValueProblem): string {
+  return path === '' ? message : `${path}: ${message}`
+}
+
+function describeValueError (error: ValueError): string {
+  const schema = error.schema
+  switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty: return 'is missing'
+    case ValueErrorType.ObjectAdditionalProperties: return 'is not a known field'
+    case ValueErrorType.Object: return 'must be an object'
+    case ValueErrorType.Array: return 'must be an array'
+    case ValueErrorType.String: return 'must be a string'
+    case ValueErrorType.Boolean: return 'must be true or false'
+    case ValueErrorType.Integer: return 'must be an integer'
+    case ValueErrorType.IntegerMinimum: return `must be at least ${String(schema.minimum)}`
+    case ValueErrorType.IntegerMaximum: return `must be at most ${String(schema.maximum)}`
+    case ValueErrorType.StringMinLength: return 'must not be empty'
+    case ValueErrorType.StringMaxLength: return `must be at most ${String(schema.maxLength)} characters long`
+    // The timestamp is the only pattern among the checked schemas.
+    case ValueErrorType.StringPattern: return 'must be a UTC timestamp like 2024-05-01T08:30:00.000Z'
+    case ValueErrorType.Literal: return `must be ${JSON.stringify(schema.const)}`
+    // A union's own description says what it takes; its members' errors would each tell only half.
+    case ValueErrorType.Union: return `must be ${String(schema.description)}`
+    /* c8 ignore next: the schemas checked here use no other kind of check */
+    default: return error.message
+  }
+}
