@@ -12,6 +12,7 @@ import type { DataStore } from './data-store.js'
 import { apiErrors, handleError, handleNotFound, sendApiError, toApiError, type ApiError } from './errors.js'
 import { answerHttpEdgeCases } from './http-edges.js'
 import { capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from './limits.js'
+import { compileOnFirstUse } from './lazy-serializer.js'
 import { createLogger, OneLinePerRequest } from './logger.js'
 import { OptionsError } from './options.js'
 import { registerOpenApi } from './openapi.js'
@@ -89,6 +90,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   for (const schema of [CountingLineSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema]) {
     app.addSchema(schema)
   }
+  app.setSerializerCompiler(compileOnFirstUse(app))
   app.addHook('onRequest', corsPolicy.onRequestHook())
   const currentDocument = await registerOpenApi(app, store)
   await registerApiPage(app, currentDocument)
