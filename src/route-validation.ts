@@ -9,7 +9,8 @@ import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/typ
 export function checkWithTypeBox<T> ({ schema }: FastifyRouteSchemaDef<T>): FastifyValidationResult {
   const checker = TypeCompiler.Compile(schema as TSchema)
   return function check (value: unknown) {
-    if (checker.Check(value)) return { value }
+    // true, not { value }: the value stands as it is, and a request costs no result object.
+    if (checker.Check(value)) return true
     const first = checker.Errors(value).First()
     return { error: new Error(`${first?.path ?? ''} ${first?.message ?? 'is invalid'}`.trim()) }
   }

@@ -4,7 +4,7 @@ import { checkWithTypeBox } from '../src/route-validation.js'
 
 t.test('route parameters are checked by the TypeBox schema, with the first problem as the error', async t => {
   const validate = checkWithTypeBox({ schema: Type.Object({ id: Type.String({ minLength: 2 }) }), method: 'GET', url: '/', httpPart: 'params' })
-  t.strictSame(validate({ id: 'ab' }), { value: { id: 'ab' } })
+  t.equal(validate({ id: 'ab' }), true)
   const refused = validate({ id: 'a' }) as { error: Error }
   t.match(refused.error.message, /^\/id .*2/)
 })
