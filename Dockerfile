@@ -3,13 +3,14 @@
 #   docker run --rm -p 8080:8080 mock-nvr
 ARG NODE_VERSION=24
 
-# --- build: every dependency, then TypeScript to dist/ ----------------------
+# --- build: every dependency, then TypeScript to dist/ and the CLI bundle ---
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Scripts off: the build needs only tsc, none of the dependencies' install scripts.
+# Scripts off: the build needs only tsc and esbuild (its binary comes as a package), no install script.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 

@@ -1,4 +1,3 @@
-import cors from '@fastify/cors'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
@@ -13,6 +12,7 @@ import type { DataStore } from './data-store.js'
 import { apiErrors, handleError, handleNotFound, sendApiError, toApiError, type ApiError } from './errors.js'
 import { answerHttpEdgeCases } from './http-edges.js'
 import { capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from './limits.js'
+import { compileOnFirstUse } from './lazy-serializer.js'
 import { createLogger, OneLinePerRequest } from './logger.js'
 import { OptionsError } from './options.js'
 import { registerOpenApi } from './openapi.js'
@@ -90,7 +90,8 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   for (const schema of [CountingLineSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema]) {
     app.addSchema(schema)
   }
-  await app.register(cors, corsPolicy.pluginOptions())
+  app.setSerializerCompiler(compileOnFirstUse(app))
+  app.addHook('onRequest', corsPolicy.onRequestHook())
   const currentDocument = await registerOpenApi(app, store)
   await registerApiPage(app, currentDocument)
 
@@ -103,8 +104,8 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
       }
     }
   }, function health () {
-    const { cameraIds, lines } = store.current.dataset
-    return { status: 'ok' as const, cameras: cameraIds.length, countingLines: lines.length }
+    const { cameras, lineCount } = store.current
+    return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount }
   })
 
   await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faults })

@@ -7,6 +7,9 @@ export const AUTH_REALM = 'mock-nvr'
 /** The admin API is another protection space, with its own token. */
 export const ADMIN_REALM = 'mock-nvr admin'
 
+/** How many accepted Authorization values are remembered before the memory is emptied. */
+export const REMEMBERED_HEADERS = 1024
+
 /**
  * Decides on bearer tokens: a fixed set, or, when none is configured, any non-empty token except the
  * refused ones (the admin token, which must never open the device API).
@@ -14,6 +17,10 @@ export const ADMIN_REALM = 'mock-nvr admin'
 export class TokenPolicy {
   readonly #digests: Buffer[]
   readonly #refused: Buffer[]
+  // Accepted header values, so a client that sends the same header again costs one lookup, not a parse
+  // and a hash. A lookup hashes the whole value and compares only on a hash match, so its time tells an
+  // attacker nothing about a valid token. Emptied when full, so distinct tokens cannot grow it.
+  readonly #accepted = new Set<string>()
 
   constructor (tokens: readonly string[], refused: readonly string[] = []) {
     this.#digests = tokens.map(digest)
@@ -26,6 +33,16 @@ export class TokenPolicy {
 
   judge (authorization: string | undefined): AuthOutcome {
     if (authorization === undefined) return 'no_credentials'
+    if (this.#accepted.has(authorization)) return 'accepted'
+    const outcome = this.#judgeAfresh(authorization)
+    if (outcome === 'accepted') {
+      if (this.#accepted.size >= REMEMBERED_HEADERS) this.#accepted.clear()
+      this.#accepted.add(authorization)
+    }
+    return outcome
+  }
+
+  #judgeAfresh (authorization: string): AuthOutcome {
     const space = authorization.indexOf(' ')
     const scheme = space === -1 ? authorization : authorization.slice(0, space)
     if (scheme.toLowerCase() !== 'bearer') return 'no_credentials'

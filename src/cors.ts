@@ -1,50 +1,59 @@
-import type { FastifyCorsOptions } from '@fastify/cors'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 
-const ALLOWED_METHODS = ['GET', 'HEAD']
+const ALLOWED_METHODS = 'GET, HEAD'
 // Without these, a browser app cannot read why it was refused or when to retry.
-const EXPOSED_HEADERS = ['WWW-Authenticate', 'Allow', 'Retry-After']
-const PREFLIGHT_MAX_AGE_SECONDS = 600
+const EXPOSED_HEADERS = 'WWW-Authenticate, Allow, Retry-After'
+const PREFLIGHT_MAX_AGE_SECONDS = '600'
 
-/** Who may call the API from a browser: any origin when the list is empty. */
+/**
+ * Who may call the API from a browser: any origin when the list is empty. Every answer carries the
+ * same CORS headers, so a browser app can read errors too; a preflight is answered before the bearer check.
+ */
 export class CorsPolicy {
   readonly origins: readonly string[]
+  readonly #allowed: ReadonlySet<string>
 
   constructor (origins: readonly string[] = []) {
     this.origins = origins
+    this.#allowed = new Set(origins)
   }
 
-  /** Options for @fastify/cors. A plain OPTIONS request is not a preflight, so it reaches the 405 route. */
-  pluginOptions (): FastifyCorsOptions {
-    const options: FastifyCorsOptions = {
-      origin: this.origins.length === 0 ? '*' : [...this.origins],
-      methods: ALLOWED_METHODS,
-      exposedHeaders: EXPOSED_HEADERS,
-      maxAge: PREFLIGHT_MAX_AGE_SECONDS
-    }
-    const plainOptions = { ...options, preflight: false }
-    return {
-      delegator: (request, callback) => {
-        callback(null, request.method === 'OPTIONS' && !isPreflight(request) ? plainOptions : options)
-      }
+  /**
+   * The onRequest hook, registered at the root so it runs before any other hook. It is a plain
+   * hook rather than @fastify/cors: that plugin builds its options anew on every request, and the
+   * headers here are fixed strings, so a request costs a few assignments.
+   */
+  onRequestHook (): onRequestHookHandler {
+    const policy = this
+    return function applyCors (request, reply, done) {
+      policy.applyTo(request, reply)
+      if (!isPreflight(request)) return done()
+      reply.header('vary', 'Origin, Access-Control-Request-Headers')
+      reply.header('access-control-allow-methods', ALLOWED_METHODS)
+      const requestedHeaders = request.headers['access-control-request-headers']
+      if (requestedHeaders !== undefined) reply.header('access-control-allow-headers', requestedHeaders)
+      reply.header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)
+      // Some browsers wait for a body on a 204 unless told its length.
+      reply.code(204).header('content-length', '0').send()
     }
   }
 
-  /** The same headers the plugin sets, for answers given before any hook runs (a malformed URL). */
+  /** The headers of every answer; also used for answers given before any hook runs (a malformed URL). */
   applyTo (request: FastifyRequest, reply: FastifyReply): void {
-    const origin = request.headers.origin
+    // Origin is in Vary even when any origin is allowed: caches then never mix answers across origins.
+    reply.header('vary', 'Origin')
     if (this.origins.length === 0) {
       reply.header('access-control-allow-origin', '*')
     } else {
-      reply.header('vary', 'Origin')
-      if (origin === undefined || !this.origins.includes(origin)) return
-      reply.header('access-control-allow-origin', origin)
+      const origin = request.headers.origin
+      if (origin !== undefined && this.#allowed.has(origin)) reply.header('access-control-allow-origin', origin)
     }
-    reply.header('access-control-expose-headers', EXPOSED_HEADERS.join(', '))
+    reply.header('access-control-expose-headers', EXPOSED_HEADERS)
   }
 }
 
-function isPreflight (request: { method?: string, headers: Record<string, unknown> }): boolean {
+// A plain OPTIONS request is not a preflight: it goes on to its route, which answers 405.
+function isPreflight (request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' &&
     request.headers.origin !== undefined &&
     request.headers['access-control-request-method'] !== undefined

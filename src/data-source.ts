@@ -1,11 +1,13 @@
+import type { CameraLines } from './data-store.js'
 import { datasetFromData, loadFixtures, type Dataset } from './fixtures.js'
-import { generateFixtureData } from './generate.js'
+import { generateCameras } from './generate.js'
 import { describeOversize, type GenerateSize } from './generate-size.js'
 import { OptionsError, type MockNvrOptions, type ResolvedOptions } from './options.js'
 
 /** The data to serve at start-up, where it came from, and anything a user must know to ask for it. */
 export interface StartupData {
-  dataset: Dataset
+  /** Fixture or in-memory data, or generated cameras, made one at a time as they are prepared. */
+  data: Dataset | Iterable<CameraLines>
   /** For the start-up log: the fixture path, 'in-memory data' or 'generated data'. */
   source: string
   /** A sentence naming the generated ids, so a user knows which cameras to ask for. */
@@ -23,15 +25,14 @@ export async function loadStartupData (options: ResolvedOptions & Pick<MockNvrOp
   if (generate !== undefined) {
     const oversize = describeOversize(generate)
     if (oversize !== undefined) throw new OptionsError(`option generate is invalid: ${oversize}`)
-    const generated = generateFixtureData({ ...generate, seed: options.seed })
     return {
-      dataset: datasetFromData(generated, 'generated data'),
+      data: generateCameras({ ...generate, seed: options.seed }),
       source: 'generated data',
       note: describeGenerated(generate, options.seed)
     }
   }
-  if (data !== undefined) return { dataset: datasetFromData(data), source: 'in-memory data' }
-  return { dataset: await loadFixtures(fixtures), source: fixtures }
+  if (data !== undefined) return { data: datasetFromData(data), source: 'in-memory data' }
+  return { data: await loadFixtures(fixtures), source: fixtures }
 }
 
 /** E.g. "generated cameras cam-1 … cam-100, each with lines line-1 … line-20 (seed 1)". */

@@ -4,9 +4,9 @@ import { Type, type Static } from '@sinclair/typebox'
 export const MAX_GENERATED_CAMERAS = 10_000
 /** Most lines per camera --generate makes. */
 export const MAX_LINES_PER_CAMERA = 10_000
-// Every answer is serialized up front: 100 000 lines take about two seconds and 300 MB, ten times that does not fit.
+// Every answer is serialized up front: a million lines take a few seconds and about 1 GB (see the README).
 /** Most lines --generate makes in all. */
-export const MAX_GENERATED_LINES = 100_000
+export const MAX_GENERATED_LINES = 1_000_000
 
 /** How much synthetic data to serve: cam-1 … cam-N, each with line-1 … line-M. */
 export const GenerateSizeSchema = Type.Object({

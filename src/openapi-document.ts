@@ -13,9 +13,9 @@ import { resolveOptions, type MockNvrOptions } from './options.js'
  */
 export async function openApiDocument (input: MockNvrOptions = {}): Promise<OpenApiDocument> {
   const options = resolveOptions(input)
-  const { dataset } = await loadStartupData(options, options.fixtures ?? BUNDLED_FIXTURES)
+  const { data } = await loadStartupData(options, options.fixtures ?? BUNDLED_FIXTURES)
   const app = await buildApp({
-    store: new DataStore(dataset),
+    store: new DataStore(data),
     tokens: new TokenPolicy(options.tokens),
     cors: new CorsPolicy(options.corsOrigins),
     maxHeaderSize: options.maxHeaderSize

@@ -1,6 +1,5 @@
 import { ApiError, apiErrors, toApiError } from './errors.js'
 import type { ServedCamera, ServedData } from './data-store.js'
-import type { CountingLine } from './schemas.js'
 
 /** The OpenAPI document as JSON: only the parts given examples are looked into. */
 export type OpenApiDocument = Record<string, unknown>
@@ -42,11 +41,10 @@ const ERROR_EXAMPLES: Record<string, Record<string, Example>> = {
  * A copy of the document with examples from the data being served: the camera of the first line (or the
  * first camera when there are no lines) and that line, as path parameters and as the success answers.
  */
-export function withExamples (document: OpenApiDocument, { dataset, cameras }: ServedData): OpenApiDocument {
+export function withExamples (document: OpenApiDocument, { firstLine, cameras }: ServedData): OpenApiDocument {
   const copy = structuredClone(document)
   const paths = copy.paths as Record<string, { get: Operation }>
-  const firstLine: CountingLine | undefined = dataset.lines[0]
-  const cameraId = firstLine?.camera_id ?? dataset.cameraIds[0]
+  const cameraId = firstLine?.camera_id ?? cameras.keys().next().value
   const list = (paths[LIST_PATH] as { get: Operation }).get
   const retrieve = (paths[LINE_PATH] as { get: Operation }).get
 
@@ -57,10 +55,11 @@ export function withExamples (document: OpenApiDocument, { dataset, cameras }: S
   })
   if (cameraId === undefined) return copy
 
-  const { lines } = cameras.get(cameraId) as ServedCamera
-  const shown = lines.length > LISTED_LINES ? `the first ${LISTED_LINES} of ${lines.length} lines` : `${lines.length} line${lines.length === 1 ? '' : 's'}`
+  const camera = cameras.get(cameraId) as ServedCamera
+  const count = camera.lineCount
+  const shown = count > LISTED_LINES ? `the first ${LISTED_LINES} of ${count} lines` : `${count} line${count === 1 ? '' : 's'}`
   setParameterExample(list, 'id', cameraId)
-  setSuccessExample(list, `Camera ${cameraId}: ${shown}`, success(lines.slice(0, LISTED_LINES)))
+  setSuccessExample(list, `Camera ${cameraId}: ${shown}`, success(camera.firstLines(LISTED_LINES)))
   if (firstLine === undefined) return copy
 
   setParameterExample(retrieve, 'id', cameraId)

@@ -5,6 +5,7 @@ import type { TokenPolicy } from './auth.js'
 import type { DataStore } from './data-store.js'
 import { apiErrors, JSON_CONTENT_TYPE } from './errors.js'
 import type { FaultControl } from './faults.js'
+import { checkWithTypeBox } from './route-validation.js'
 import { CameraParamsSchema, CountingLineParamsSchema } from './schemas.js'
 
 export const API_PREFIX = '/nvr/v1'
@@ -35,7 +36,8 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       security,
       params: CameraParamsSchema,
       response: listResponses
-    }
+    },
+    validatorCompiler: checkWithTypeBox
   }, function listCountingLines (request, reply) {
     const camera = store.camera(request.params.id)
     if (camera === undefined) throw apiErrors.cameraNotFound(request.params.id)
@@ -50,12 +52,13 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       security,
       params: CountingLineParamsSchema,
       response: retrieveResponses
-    }
+    },
+    validatorCompiler: checkWithTypeBox
   }, function retrieveCountingLine (request, reply) {
     const { id, line_id: lineId } = request.params
     const camera = store.camera(id)
     if (camera === undefined) throw apiErrors.cameraNotFound(id)
-    const body = camera.lineBodies.get(lineId)
+    const body = camera.lineBody(lineId)
     if (body === undefined) throw apiErrors.countingLineNotFound(id, lineId)
     sendPrepared(reply, body)
   })

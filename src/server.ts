@@ -56,11 +56,11 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
   const options = resolveOptions(input)
   const tls = await loadTls(options)
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
-  const { dataset, source, note } = await loadStartupData(options, fixtures)
+  const { data, source, note } = await loadStartupData(options, fixtures)
   const logger = options.logger ?? createLogger(options)
   // With no --token any token opens the device API, except the admin token.
   const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
-  const store = new DataStore(dataset)
+  const store = new DataStore(data)
   const control = new MockControl({ store, latency: latencyRange(options), allowPrefer: options.allowPrefer, seed: options.seed, journalSize: options.journalSize })
   const app = await buildApp({
     store,
@@ -87,8 +87,8 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
 
   app.log.info({
     source,
-    cameras: dataset.cameraIds.length,
-    countingLines: dataset.lines.length
+    cameras: store.current.cameras.size,
+    countingLines: store.current.lineCount
   }, 'serving counting lines')
   if (note !== undefined) app.log.info(note)
   if (tokens.acceptsAnyToken) app.log.info('no --token configured: any non-empty bearer token is accepted')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { bearerChallenge, TokenPolicy } from '../src/auth.js'
+import { bearerChallenge, REMEMBERED_HEADERS, TokenPolicy } from '../src/auth.js'
 import { AUTH, build } from './helper.js'
 
 t.test('a configured policy accepts only its tokens', async t => {
@@ -34,6 +34,23 @@ t.test('the header is judged as RFC 6750 describes', async t => {
     ['Bearer   tok', 'accepted']
   ]
   for (const [header, outcome] of cases) t.equal(policy.judge(header), outcome, JSON.stringify(header))
+})
+
+t.test('an accepted header is remembered, and remembering changes no answer', async t => {
+  const policy = new TokenPolicy(['tok'])
+  for (let round = 0; round < 2; round++) {
+    t.equal(policy.judge('Bearer tok'), 'accepted')
+    t.equal(policy.judge('Bearer tok2'), 'invalid_token')
+    t.equal(policy.judge('Bearer to'), 'invalid_token')
+    t.equal(policy.judge('Bearer tok tok'), 'invalid_request')
+  }
+  const anyToken = new TokenPolicy([])
+  // More distinct headers than are remembered: the memory is emptied and every one is still accepted.
+  const outcomes = new Set<string>()
+  for (let index = 0; index <= REMEMBERED_HEADERS; index++) outcomes.add(anyToken.judge(`Bearer token-${index}`))
+  t.strictSame([...outcomes], ['accepted'])
+  t.equal(anyToken.judge('Bearer token-0'), 'accepted')
+  t.equal(anyToken.judge('Bearer '), 'invalid_request')
 })
 
 t.test('the challenge carries the error only when credentials were sent', async t => {

@@ -47,7 +47,7 @@ t.test('bad or conflicting values name the flag or variable that was set', async
   const usageError = (argv: string[], env: NodeJS.ProcessEnv, message: string) =>
     t.throws(() => parseCli(argv, env), new UsageError(message), message)
   usageError(['--generate', '10xabc'], {}, "--generate must be CAMERASxLINES, e.g. 100x20, not '10xabc'")
-  usageError([], { MOCK_NVR_GENERATE: '1000x1000' }, 'MOCK_NVR_GENERATE 1000x1000 makes 1000000 lines; at most 100000 lines in all can be generated')
+  usageError([], { MOCK_NVR_GENERATE: '1001x1000' }, 'MOCK_NVR_GENERATE 1001x1000 makes 1001000 lines; at most 1000000 lines in all can be generated')
   usageError([], { MOCK_NVR_WATCH: 'maybe' }, "MOCK_NVR_WATCH must be true, false, 1 or 0, not 'maybe'")
   usageError(['--generate', '2x2', '--fixtures', 'fixtures'], {}, '--generate cannot be combined with --fixtures: generated data is served instead of fixtures')
   usageError(['--fixtures', 'fixtures'], { MOCK_NVR_GENERATE: '2x2' }, 'MOCK_NVR_GENERATE cannot be combined with --fixtures: generated data is served instead of fixtures')

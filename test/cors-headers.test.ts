@@ -13,6 +13,19 @@ t.test('a preflight is answered without a token', async t => {
   t.equal(response.headers['access-control-allow-methods'], 'GET, HEAD')
   t.equal(response.headers['access-control-allow-headers'], 'authorization')
   t.equal(response.headers['access-control-max-age'], '600')
+  t.equal(response.headers.vary, 'Origin, Access-Control-Request-Headers')
+  t.equal(response.headers['content-length'], '0')
+})
+
+t.test('a preflight that asks for no header gets no Access-Control-Allow-Headers', async t => {
+  const app = await build(t)
+  const { 'access-control-request-headers': _, ...withoutHeaders } = preflight
+  for (const url of ['/nvr/v1/cameras/cam-1/counting_lines/line-1', '/healthz', '/nowhere']) {
+    const response = await app.inject({ method: 'OPTIONS', url, headers: withoutHeaders })
+    t.equal(response.statusCode, 204, url)
+    t.equal(response.headers['access-control-allow-headers'], undefined)
+    t.equal(response.headers['access-control-allow-methods'], 'GET, HEAD')
+  }
 })
 
 t.test('successes and errors carry the CORS headers, so a browser app can read a 401 or 404', async t => {
@@ -28,6 +41,7 @@ t.test('successes and errors carry the CORS headers, so a browser app can read a
     t.equal(response.statusCode, status)
     t.equal(response.headers['access-control-allow-origin'], '*', url)
     t.equal(response.headers['access-control-expose-headers'], 'WWW-Authenticate, Allow, Retry-After')
+    t.equal(response.headers.vary, 'Origin')
   }
 })
 

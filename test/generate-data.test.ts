@@ -1,6 +1,9 @@
 import t, { type Test } from 'tap'
 import { describeGenerated } from '../src/data-source.js'
 import { parseGenerateSize } from '../src/generate-size.js'
+import { camerasOf } from '../src/data-store.js'
+import { datasetFromData } from '../src/fixtures.js'
+import { generateCameras } from '../src/generate.js'
 import { generateFixtureData } from '../src/index.js'
 import { OptionsError } from '../src/options.js'
 import { startMockNvr } from '../src/server.js'
@@ -52,8 +55,8 @@ t.test('generated data replaces fixtures and in-memory data, and its size is bou
     new OptionsError('option generate cannot be combined with fixtures: generated data is served instead of fixture files'))
   await t.rejects(startMockNvr({ generate, data: {} }),
     new OptionsError('option generate cannot be combined with data: generated data is served instead of the data given'))
-  await t.rejects(startMockNvr({ generate: { cameras: 1000, linesPerCamera: 1000 } }),
-    new OptionsError('option generate is invalid: 1000x1000 makes 1000000 lines; at most 100000 lines in all can be generated'))
+  await t.rejects(startMockNvr({ generate: { cameras: 1001, linesPerCamera: 1000 } }),
+    new OptionsError('option generate is invalid: 1001x1000 makes 1001000 lines; at most 1000000 lines in all can be generated'))
   await t.rejects(startMockNvr({ generate: { cameras: 0, linesPerCamera: 5 } }), { name: 'OptionsError', message: /^option generate .* is invalid/ })
   await t.rejects(startMockNvr({ generate: { cameras: 1 } as typeof generate }), { name: 'OptionsError', message: /^option generate .* is invalid/ })
 })
@@ -75,5 +78,13 @@ t.test('a size is read as CAMERASxLINES and a bad one is explained', async t => 
   t.equal(parseGenerateSize('0x5'), "needs from 1 to 10000 cameras, not 0 (in '0x5')")
   t.equal(parseGenerateSize('100000x20'), "needs from 1 to 10000 cameras, not 100000 (in '100000x20')")
   t.equal(parseGenerateSize('5x10001'), "needs from 0 to 10000 lines per camera, not 10001 (in '5x10001')")
-  t.equal(parseGenerateSize('1000x1000'), '1000x1000 makes 1000000 lines; at most 100000 lines in all can be generated')
+  t.strictSame(parseGenerateSize('10000x100'), { cameras: 10000, linesPerCamera: 100 }, 'a million lines is the most')
+  t.equal(parseGenerateSize('1001x1000'), '1001x1000 makes 1001000 lines; at most 1000000 lines in all can be generated')
+})
+
+t.test('generated cameras skip the fixture checks because they pass them by construction', async t => {
+  for (const seed of [1, 2, 3, 4294967295]) {
+    const size = { cameras: 7, linesPerCamera: 60, seed }
+    t.strictSame([...generateCameras(size)], camerasOf(datasetFromData(generateFixtureData(size))), `seed ${seed}`)
+  }
 })

@@ -52,6 +52,20 @@ t.test('a request that fails while sending is logged as an error', async t => {
   t.match(lines[0], { level: 50, msg: 'request errored', err: { message: 'socket hang up' } })
 })
 
+t.test('a completed request is logged only when info is on; a logger that cannot tell is asked anyway', async t => {
+  const controller = new OneLinePerRequest()
+  const request = { raw: {} } as never
+  for (const level of ['info', 'warn']) {
+    const { lines, stream } = capture()
+    controller.requestCompleted(null, request, { log: pino({ level }, stream), elapsedTime: 1 } as never)
+    t.equal(lines.length, level === 'info' ? 1 : 0, level)
+  }
+  const asked: unknown[] = []
+  const levelless = { info: (...args: unknown[]) => asked.push(args) }
+  controller.requestCompleted(null, request, { log: levelless, elapsedTime: 1 } as never)
+  t.match(asked, [[{ responseTime: 1 }, 'request completed']])
+})
+
 t.test('JSON lines by default, pretty lines on request, silent when asked', async t => {
   t.equal(createLogger({ logLevel: 'info', prettyLogs: false }).level, 'info')
   t.equal(createLogger({ logLevel: 'debug', prettyLogs: true }).level, 'debug')

@@ -104,7 +104,7 @@ t.test('a single watched file is picked up when an editor replaces it', async t 
   await saveFile(join(dir, 'main.json'), json({ counting_lines: [line(), line({ id: 'line-2' })] }))
   const [diff] = await reloaded
   t.strictSame(diff.linesAdded, [{ camera_id: 'cam-1', id: 'line-2' }])
-  t.equal(store.camera('cam-1')?.lines.length, 2)
+  t.equal(store.camera('cam-1')?.lineCount, 2)
 })
 
 t.test('a mounted ConfigMap is reloaded when its ..data link is swapped', async t => {
