@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, adminApi } from './admin.js'
+import { guardAreas } from './area-guard.js'
 import { registerApiPage } from './api-page.js'
 import { TokenPolicy } from './auth.js'
 import { answerClientError } from './client-errors.js'
@@ -9,8 +10,8 @@ import { closeConnectionsWhenDone } from './closing.js'
 import { MockControl } from './control.js'
 import type { CorsPolicy } from './cors.js'
 import type { DataStore } from './data-store.js'
-import { apiErrors, handleError, handleNotFound, sendApiError, toApiError, type ApiError } from './errors.js'
-import { answerHttpEdgeCases } from './http-edges.js'
+import { handleError, handleNotFound, sendApiError, toApiError } from './errors.js'
+import { answerHttpEdgeCases, refuseAtTheEdge } from './http-edges.js'
 import { capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from './limits.js'
 import { compileOnFirstUse } from './lazy-serializer.js'
 import { createLogger, OneLinePerRequest } from './logger.js'
@@ -42,19 +43,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   if (adminToken !== undefined && tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
     throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
   }
-  const adminTokens = adminToken === undefined ? undefined : new TokenPolicy([adminToken])
-  // The bearer check of the area a URL belongs to, for answers given before routing.
-  function refuseUnauthorized (url: string, authorization: string | undefined): ApiError | undefined {
-    if (url.startsWith(`${API_PREFIX}/`)) {
-      const outcome = tokens.judge(authorization)
-      return outcome === 'accepted' ? undefined : apiErrors.unauthorized(outcome)
-    }
-    if (adminTokens !== undefined && (url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`))) {
-      const outcome = adminTokens.judge(authorization)
-      return outcome === 'accepted' ? undefined : apiErrors.adminUnauthorized(outcome)
-    }
-    return undefined
-  }
+  const guardArea = guardAreas(tokens, adminToken === undefined ? undefined : new TokenPolicy([adminToken]))
   const limits = { ...DEFAULT_LIMITS, ...someLimits }
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const app = Fastify({
@@ -73,7 +62,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     // A malformed URL is refused before routing, so no hook has run: apply CORS and auth here.
     frameworkErrors: function answerFrameworkError (error, request, reply) {
       corsPolicy.applyTo(request, reply)
-      sendApiError(reply, refuseUnauthorized(request.url, request.headers.authorization) ?? toApiError(error))
+      sendApiError(reply, guardArea(request.url, request.headers.authorization) ?? toApiError(error))
       // Answered before routing, so the log controller never sees it: the journal records it here.
       control.journal.record(request, reply.statusCode, 0)
     }
@@ -91,7 +80,12 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     app.addSchema(schema)
   }
   app.setSerializerCompiler(compileOnFirstUse(app))
-  app.addHook('onRequest', corsPolicy.onRequestHook())
+  // One hook for every request, first of all: a hook costs on every request, and these are a few checks.
+  app.addHook('onRequest', function checkEveryRequest (request, reply, done) {
+    if (corsPolicy.answer(request, reply)) return
+    const refusal = refuseAtTheEdge(request, reply)
+    done(refusal === undefined ? undefined : guardArea(request.url, request.headers.authorization) ?? refusal)
+  })
   const currentDocument = await registerOpenApi(app, store)
   await registerApiPage(app, currentDocument)
 

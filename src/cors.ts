@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 
 const ALLOWED_METHODS = 'GET, HEAD'
 // Without these, a browser app cannot read why it was refused or when to retry.
@@ -19,23 +19,21 @@ export class CorsPolicy {
   }
 
   /**
-   * The onRequest hook, registered at the root so it runs before any other hook. It is a plain
-   * hook rather than @fastify/cors: that plugin builds its options anew on every request, and the
+   * Sets the CORS headers of a request's answer and answers a preflight (returning true), from the first
+   * onRequest hook. Not @fastify/cors: that plugin builds its options anew on every request, and the
    * headers here are fixed strings, so a request costs a few assignments.
    */
-  onRequestHook (): onRequestHookHandler {
-    const policy = this
-    return function applyCors (request, reply, done) {
-      policy.applyTo(request, reply)
-      if (!isPreflight(request)) return done()
-      reply.header('vary', 'Origin, Access-Control-Request-Headers')
-      reply.header('access-control-allow-methods', ALLOWED_METHODS)
-      const requestedHeaders = request.headers['access-control-request-headers']
-      if (requestedHeaders !== undefined) reply.header('access-control-allow-headers', requestedHeaders)
-      reply.header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)
-      // Some browsers wait for a body on a 204 unless told its length.
-      reply.code(204).header('content-length', '0').send()
-    }
+  answer (request: FastifyRequest, reply: FastifyReply): boolean {
+    this.applyTo(request, reply)
+    if (!isPreflight(request)) return false
+    reply.header('vary', 'Origin, Access-Control-Request-Headers')
+    reply.header('access-control-allow-methods', ALLOWED_METHODS)
+    const requestedHeaders = request.headers['access-control-request-headers']
+    if (requestedHeaders !== undefined) reply.header('access-control-allow-headers', requestedHeaders)
+    reply.header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)
+    // Some browsers wait for a body on a 204 unless told its length.
+    reply.code(204).header('content-length', '0').send()
+    return true
   }
 
   /** The headers of every answer; also used for answers given before any hook runs (a malformed URL). */

@@ -1,8 +1,8 @@
 import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { refuseOnSocket } from './client-errors.js'
-import { apiErrors } from './errors.js'
+import { apiErrors, type ApiError } from './errors.js'
 
 const TUNNEL_ALLOWED_METHODS = ['GET', 'HEAD']
 
@@ -15,9 +15,6 @@ export function answerHttpEdgeCases (app: FastifyInstance): void {
     // CONNECT never reaches Fastify: Node hands it to the 'connect' listener below.
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method)
   }
-  // After CORS and the bearer check (onRequest), as for a malformed URL: auth comes first under /nvr/v1.
-  app.addHook('preValidation', requireHost)
-  app.addHook('onSend', closeWhenBodyUnread)
   // HTTP allows ignoring an expectation the server does not know; Node would answer 417 with no body.
   app.server.on('checkExpectation', function ignoreExpectation (request: IncomingMessage, response: ServerResponse) {
     app.server.emit('request', request, response)
@@ -28,17 +25,14 @@ export function answerHttpEdgeCases (app: FastifyInstance): void {
   })
 }
 
-// HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal of a request without it has no body.
-function requireHost (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const { httpVersionMajor, httpVersionMinor } = request.raw
-  const missing = httpVersionMajor === 1 && httpVersionMinor === 1 && request.headers.host === undefined
-  done(missing ? apiErrors.missingHost() : undefined)
-}
-
-// A body still arriving when the answer goes out was not wanted: close the connection rather than read it all.
-function closeWhenBodyUnread (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+/**
+ * Checks every request for what HTTP itself gets wrong, from the first onRequest hook: returns the refusal
+ * of an HTTP/1.1 request without Host (RFC 9112 §3.2; Node's own has no body). A request that comes with a
+ * body gets Connection: close: only admin calls read one, and a body nobody reads is then not drained.
+ */
+export function refuseAtTheEdge (request: FastifyRequest, reply: FastifyReply): ApiError | undefined {
   const { headers } = request
-  const declaresBody = headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0'
-  if (declaresBody && !request.raw.complete) reply.header('connection', 'close')
-  done(null, payload)
+  if (headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') reply.header('connection', 'close')
+  const { httpVersionMajor, httpVersionMinor } = request.raw
+  return httpVersionMajor === 1 && httpVersionMinor === 1 && headers.host === undefined ? apiErrors.missingHost() : undefined
 }

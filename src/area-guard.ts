@@ -1,0 +1,25 @@
+import { ADMIN_PREFIX } from './admin.js'
+import type { TokenPolicy } from './auth.js'
+import { apiErrors, type ApiError } from './errors.js'
+import { API_PREFIX } from './routes.js'
+
+/** The refusal of a request's credentials by the area its URL belongs to, or undefined when it may go on. */
+export type AreaGuard = (url: string, authorization: string | undefined) => ApiError | undefined
+
+/**
+ * The bearer checks of /nvr/v1 and, when it is on, the admin API, for answers given before a route's own
+ * check has run (a malformed URL, a missing Host): auth still comes first there.
+ */
+export function guardAreas (tokens: TokenPolicy, adminTokens: TokenPolicy | undefined): AreaGuard {
+  return function guardArea (url, authorization) {
+    if (url.startsWith(`${API_PREFIX}/`)) {
+      const outcome = tokens.judge(authorization)
+      return outcome === 'accepted' ? undefined : apiErrors.unauthorized(outcome)
+    }
+    if (adminTokens !== undefined && (url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`))) {
+      const outcome = adminTokens.judge(authorization)
+      return outcome === 'accepted' ? undefined : apiErrors.adminUnauthorized(outcome)
+    }
+    return undefined
+  }
+}
