@@ -13,9 +13,13 @@ export interface CliRun {
   exit: Promise<number | null>
 }
 
-/** Spawns the CLI from source with the test runner's loader flags, so it runs the TypeScript as is. */
-export function runCli (args: string[], env: Record<string, string> = {}): CliRun {
-  const child = spawn(process.execPath, [...process.execArgv, CLI, ...args], {
+/**
+ * Spawns the CLI from source with the test runner's loader flags, so it runs the TypeScript as is;
+ * or, given a built script, that script with plain node.
+ */
+export function runCli (args: string[], env: Record<string, string> = {}, script?: string): CliRun {
+  const command = script === undefined ? [...process.execArgv, CLI] : [script]
+  const child = spawn(process.execPath, [...command, ...args], {
     env: { ...process.env, ...env, FORCE_COLOR: '0' }
   })
   let stdout = ''
