@@ -30,6 +30,7 @@ const ownFolder = {
 
 // Another output file may be named, one folder below the project like dist/, as the bundle test does:
 // the CLI finds the fixtures and package.json one level up from itself.
+/* c8 ignore next: npm run build takes the default, and the tests name their own file */
 const outfile = process.argv[2] ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 
 await build({

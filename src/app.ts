@@ -11,7 +11,9 @@ import { MockControl } from './control.js'
 import type { CorsPolicy } from './cors.js'
 import type { DataStore } from './data-store.js'
 import { handleError, handleNotFound, sendApiError, toApiError } from './errors.js'
+import { FastPath } from './fast-path.js'
 import { answerHttpEdgeCases, refuseAtTheEdge } from './http-edges.js'
+import { serverWithFastPath } from './http-server.js'
 import { capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from './limits.js'
 import { compileOnFirstUse } from './lazy-serializer.js'
 import { createLogger, OneLinePerRequest } from './logger.js'
@@ -46,13 +48,15 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   const guardArea = guardAreas(tokens, adminToken === undefined ? undefined : new TokenPolicy([adminToken]))
   const limits = { ...DEFAULT_LIMITS, ...someLimits }
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
+  const nextRequestId = countRequests()
+  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faults, journal: control.journal, nextRequestId })
   const app = Fastify({
     // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
     loggerInstance: logger ?? createLogger({ logLevel: 'silent', prettyLogs: false }),
     logController: new OneLinePerRequest(control.journal),
-    http: serverOptions,
-    // Fastify hands only the https options to an HTTPS server, so the limits go there too.
-    ...(https === undefined ? {} : { https: { ...https, ...serverOptions } }),
+    serverFactory: serverWithFastPath(fastPath, serverOptions, https),
+    genReqId: nextRequestId,
+    ...(https === undefined ? {} : { https }),
     requestTimeout: limits.requestTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
     // While closing, a request on an open connection is answered (with Connection: close), not given Fastify's own 503 body.
@@ -67,6 +71,11 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
       control.journal.record(request, reply.statusCode, 0)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
+  fastPath.log = app.log
+  app.addHook('preClose', function leaveTheFastPath (done) {
+    fastPath.stop()
+    done()
+  })
 
   // Set on every request up front, so requests keep one shape whether a fault applies or not.
   app.decorateRequest('injectedFault', null)
@@ -105,4 +114,14 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faults })
   if (adminToken !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, token: adminToken, control })
   return app
+}
+
+/** Request ids as Fastify makes them by default (req-1, req-2, …), shared with the fast path. */
+function countRequests (): () => string {
+  let count = 0
+  return function nextRequestId () {
+    // Kept a small integer, as Fastify does, so the counter stays fast.
+    count = (count + 1) & 0x7fffffff
+    return `req-${count.toString(36)}`
+  }
 }

@@ -4,6 +4,9 @@ const ALLOWED_METHODS = 'GET, HEAD'
 // Without these, a browser app cannot read why it was refused or when to retry.
 const EXPOSED_HEADERS = 'WWW-Authenticate, Allow, Retry-After'
 const PREFLIGHT_MAX_AGE_SECONDS = '600'
+// Origin is in Vary even when any origin is allowed: caches then never mix answers across origins.
+const ANY_ORIGIN_HEADERS = ['vary', 'Origin', 'access-control-allow-origin', '*', 'access-control-expose-headers', EXPOSED_HEADERS]
+const REFUSED_ORIGIN_HEADERS = ['vary', 'Origin', 'access-control-expose-headers', EXPOSED_HEADERS]
 
 /**
  * Who may call the API from a browser: any origin when the list is empty. Every answer carries the
@@ -16,6 +19,13 @@ export class CorsPolicy {
   constructor (origins: readonly string[] = []) {
     this.origins = origins
     this.#allowed = new Set(origins)
+  }
+
+  /** The CORS headers of every answer, as name, value, name, value…, for a request from this origin. */
+  headersFor (origin: string | undefined): readonly string[] {
+    if (this.origins.length === 0) return ANY_ORIGIN_HEADERS
+    if (origin === undefined || !this.#allowed.has(origin)) return REFUSED_ORIGIN_HEADERS
+    return ['vary', 'Origin', 'access-control-allow-origin', origin, 'access-control-expose-headers', EXPOSED_HEADERS]
   }
 
   /**
@@ -38,15 +48,8 @@ export class CorsPolicy {
 
   /** The headers of every answer; also used for answers given before any hook runs (a malformed URL). */
   applyTo (request: FastifyRequest, reply: FastifyReply): void {
-    // Origin is in Vary even when any origin is allowed: caches then never mix answers across origins.
-    reply.header('vary', 'Origin')
-    if (this.origins.length === 0) {
-      reply.header('access-control-allow-origin', '*')
-    } else {
-      const origin = request.headers.origin
-      if (origin !== undefined && this.#allowed.has(origin)) reply.header('access-control-allow-origin', origin)
-    }
-    reply.header('access-control-expose-headers', EXPOSED_HEADERS)
+    const headers = this.headersFor(request.headers.origin)
+    for (let index = 0; index < headers.length; index += 2) reply.header(headers[index] as string, headers[index + 1])
   }
 }
 

@@ -68,6 +68,11 @@ export class FaultControl {
     }
   }
 
+  /** Whether any fault, latency or Prefer handling may change an answer: when not, no request needs the hook. */
+  get active (): boolean {
+    return this.#active
+  }
+
   /** Checks and adds a fault; throws InvalidFaultError naming each problem. */
   inject (spec: unknown): Fault {
     const checked = parseFaultSpec(spec)

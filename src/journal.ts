@@ -5,6 +5,9 @@ import { API_PREFIX } from './routes.js'
 /** Requests the journal keeps by default; older ones are dropped first. */
 export const DEFAULT_JOURNAL_SIZE = 1000
 
+/** What the journal reads of a request: Fastify's, or the fast path's few fields. */
+export type RecordedRequest = Pick<FastifyRequest, 'method' | 'url' | 'params'> & { injectedFault?: string | null }
+
 /** One request mock-nvr answered (or dropped), as the journal reports it. */
 export interface JournalEntry {
   method: string
@@ -60,7 +63,7 @@ export class RequestJournal {
   }
 
   /** Records a request whose answer ended; status 0 means none was sent. Admin calls are not recorded. */
-  record (request: FastifyRequest, status: number, durationMs: number): void {
+  record (request: RecordedRequest, status: number, durationMs: number): void {
     const url = request.url
     if (this.capacity === 0 || url.startsWith(ADMIN_PREFIX)) return
     const slot = this.#next

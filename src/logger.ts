@@ -13,11 +13,15 @@ import type { ResolvedOptions } from './options.js'
 export const REDACTED_PATHS = ['headers.authorization', 'headers.cookie']
 
 const require = createRequire(import.meta.url)
+const LOG_BUFFER_LIMIT = 16 * 1024 * 1024
 
 /** pino writing JSON lines to stdout, or pretty lines when asked (in-process, no worker thread). */
 export function createLogger ({ logLevel, prettyLogs }: Pick<ResolvedOptions, 'logLevel' | 'prettyLogs'>): FastifyBaseLogger {
   const options = { level: logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
-  if (!prettyLogs) return pino(options)
+  // Asynchronous: lines written while a write is under way go out together, instead of one write call per
+  // request line; pino flushes what is left when the process exits. Past 16 MB waiting, lines are dropped
+  // rather than memory grown, should stdout stop being read.
+  if (!prettyLogs) return pino(options, pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_LIMIT }))
   // Loaded only when asked for: its forty modules would otherwise add to every start.
   const pretty = require('pino-pretty') as typeof PinoPretty
   return pino(options, pretty({ sync: true, ignore: 'pid,hostname' }))
@@ -52,6 +56,6 @@ export class OneLinePerRequest extends LogController {
 }
 
 // pino answers from the level it holds; a logger of another make that cannot say is asked to log anyway.
-function isInfoEnabled (log: FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }): boolean {
+export function isInfoEnabled (log: FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }): boolean {
   return log.isLevelEnabled?.('info') ?? true
 }
