@@ -1,21 +1,8 @@
 import t from 'tap'
 import { parseCli, UsageError } from '../src/cli-args.js'
 import { generateFixtureData } from '../src/generate.js'
-import { runCli, type CliRun } from './cli-process.js'
+import { printed, runCli } from './cli-process.js'
 import { AUTH } from './helper.js'
-
-/** Resolves once the CLI's stdout holds the text; pino writes to a pipe asynchronously, after the ready line. */
-function printed (cli: CliRun, text: string): Promise<void> {
-  return new Promise(resolve => {
-    const check = () => {
-      if (!cli.stdout().includes(text)) return
-      cli.child.stdout.off('data', check)
-      resolve()
-    }
-    cli.child.stdout.on('data', check)
-    check()
-  })
-}
 
 t.test('--generate serves deterministic data through the CLI and names the ids it made', async t => {
   const cli = runCli(['--port', '0', '--generate', '4x3', '--seed', '42'])

@@ -38,3 +38,16 @@ export function runCli (args: string[], env: Record<string, string> = {}, script
   ready.catch(() => {})
   return { child, stdout: () => stdout, stderr: () => stderr, ready, exit }
 }
+
+/** Resolves once the CLI's stdout holds the text; pino writes to a pipe asynchronously, after the ready line. */
+export function printed (cli: CliRun, text: string): Promise<void> {
+  return new Promise(resolve => {
+    const check = () => {
+      if (!cli.stdout().includes(text)) return
+      cli.child.stdout.off('data', check)
+      resolve()
+    }
+    cli.child.stdout.on('data', check)
+    check()
+  })
+}

@@ -3,21 +3,8 @@ import { connect } from 'node:net'
 import t from 'tap'
 import { parseCli, UsageError } from '../src/cli-args.js'
 import { startMockNvr } from '../src/index.js'
-import { runCli, type CliRun } from './cli-process.js'
+import { printed, runCli } from './cli-process.js'
 import { AUTH, SAMPLE_DATA } from './helper.js'
-
-/** Resolves once the CLI's stdout holds the text; pino writes to a pipe after the fact. */
-function printed (cli: CliRun, text: string): Promise<void> {
-  return new Promise(resolve => {
-    const check = () => {
-      if (!cli.stdout().includes(text)) return
-      cli.child.stdout.off('data', check)
-      resolve()
-    }
-    cli.child.stdout.on('data', check)
-    check()
-  })
-}
 
 t.test('a dropped connection really closes the socket, without a byte of answer', async t => {
   const nvr = await startMockNvr({ data: SAMPLE_DATA })

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { OptionsError } from '../src/options.js'
 import { startMockNvr } from '../src/server.js'
 import { AUTH, line } from './helper.js'
@@ -7,7 +7,8 @@ import { captureLogs, saveFile } from './log-capture.js'
 
 const json = (data: unknown) => JSON.stringify(data, null, 2)
 
-t.test('with watch on, the very next request after a good edit sees it, and a bad edit changes nothing', async t => {
+/** A mock watching a folder with one fixture file, and the names of cam-1's lines as it serves them. */
+async function watchedMock (t: Test) {
   const dir = t.testdir({ 'a.json': json({ counting_lines: [line()] }) })
   const logs = captureLogs()
   const nvr = await startMockNvr({ fixtures: dir, watch: true, logger: logs.logger })
@@ -16,6 +17,11 @@ t.test('with watch on, the very next request after a good edit sees it, and a ba
     const response = await nvr.app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: AUTH })
     return (response.json().content as Array<{ name: string }>).map(({ name }) => name)
   }
+  return { dir, logs, nvr, names }
+}
+
+t.test('with watch on, the very next request after a good edit sees it, and a bad edit changes nothing', async t => {
+  const { dir, logs, names } = await watchedMock(t)
   t.ok(logs.records.some(record => record.msg === `watching ${dir} for changes`))
   t.strictSame(await names(), ['Door'])
 
@@ -37,14 +43,7 @@ t.test('watch needs fixture files to watch', async t => {
 })
 
 t.test('with watch on, an edit is served even over use(), and reset returns to what the files now hold', async t => {
-  const dir = t.testdir({ 'a.json': json({ counting_lines: [line()] }) })
-  const logs = captureLogs()
-  const nvr = await startMockNvr({ fixtures: dir, watch: true, logger: logs.logger })
-  t.teardown(() => nvr.close())
-  const names = async () => {
-    const response = await nvr.app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: AUTH })
-    return (response.json().content as Array<{ name: string }>).map(({ name }) => name)
-  }
+  const { dir, logs, nvr, names } = await watchedMock(t)
   nvr.use({ counting_lines: [line({ name: 'From the test' })] })
   t.strictSame(await names(), ['From the test'])
 
