@@ -16,7 +16,7 @@ import { answerHttpEdgeCases, refuseAtTheEdge } from './http-edges.js'
 import { serverWithFastPath } from './http-server.js'
 import { capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from './limits.js'
 import { compileOnFirstUse } from './lazy-serializer.js'
-import { createLogger, OneLinePerRequest } from './logger.js'
+import { createLogger, OneLinePerRequest, requestLineWriter } from './logger.js'
 import { OptionsError } from './options.js'
 import { registerOpenApi } from './openapi.js'
 import { API_PREFIX, countingLinesApi } from './routes.js'
@@ -50,9 +50,10 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const nextRequestId = countRequests()
   const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faults, journal: control.journal, nextRequestId })
+  // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
+  const appLogger = logger ?? createLogger({ logLevel: 'silent', prettyLogs: false })
   const app = Fastify({
-    // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
-    loggerInstance: logger ?? createLogger({ logLevel: 'silent', prettyLogs: false }),
+    loggerInstance: appLogger,
     logController: new OneLinePerRequest(control.journal),
     serverFactory: serverWithFastPath(fastPath, serverOptions, https),
     genReqId: nextRequestId,
@@ -71,7 +72,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
       control.journal.record(request, reply.statusCode, 0)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
-  fastPath.log = app.log
+  fastPath.logTo(app.log, requestLineWriter(appLogger))
   app.addHook('preClose', function leaveTheFastPath (done) {
     fastPath.stop()
     done()

@@ -7,7 +7,7 @@ import type { DataStore } from './data-store.js'
 import { JSON_CONTENT_TYPE } from './errors.js'
 import type { FaultControl } from './faults.js'
 import type { RequestJournal } from './journal.js'
-import { isInfoEnabled } from './logger.js'
+import { isInfoEnabled, type RequestLineWriter } from './logger.js'
 
 const CAMERAS_PREFIX = '/nvr/v1/cameras/'
 const LIST_SEGMENT = 'counting_lines'
@@ -33,13 +33,17 @@ export interface FastPathDependencies {
  * request's own cost differs, which is most of the cost of a small answer.
  */
 export class FastPath {
-  /** The app's logger, once the app exists. */
-  log: FastifyBaseLogger | undefined
   readonly #deps: FastPathDependencies
+  #logging: { log: FastifyBaseLogger, writeRequestLine: RequestLineWriter } | undefined
   #closing = false
 
   constructor (deps: FastPathDependencies) {
     this.#deps = deps
+  }
+
+  /** Logs to the app's logger, once the app exists, with the writer of its request lines. */
+  logTo (log: FastifyBaseLogger, writeRequestLine: RequestLineWriter): void {
+    this.#logging = { log, writeRequestLine }
   }
 
   /** From now on every request goes to Fastify, which answers with Connection: close while closing. */
@@ -70,10 +74,10 @@ export class FastPath {
     const method = request.method as string
     const url = request.url as string
     this.#deps.journal.record({ method, url, params, injectedFault: null }, 200, responseTime)
-    const log = this.log
-    if (log === undefined || !isInfoEnabled(log)) return
+    const logging = this.#logging
+    if (logging === undefined || !isInfoEnabled(logging.log)) return
     // The line OneLinePerRequest writes, with the request id Fastify's child logger would have bound.
-    log.info({ reqId: this.#deps.nextRequestId(), method, url, statusCode: 200, responseTime }, 'request completed')
+    logging.writeRequestLine(this.#deps.nextRequestId(), method, url, 200, responseTime)
   }
 }
 

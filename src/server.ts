@@ -11,7 +11,7 @@ import type { Fault, FaultSpec } from './fault-spec.js'
 import { BUNDLED_FIXTURES } from './fixtures.js'
 import type { JournalEntry } from './journal.js'
 import { pickLimits } from './limits.js'
-import { createLogger } from './logger.js'
+import { createLogger, logsWritten } from './logger.js'
 import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from './options.js'
 import type { FixtureData } from './schemas.js'
 import { loadTls } from './tls.js'
@@ -95,6 +95,8 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
 
   if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
   logControlOptions(app, options)
+  // Written before the URL is given out, so the start-up lines come before anything a client causes.
+  await logsWritten(logger)
 
   return {
     url,
@@ -102,7 +104,10 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
     host: options.host,
     app,
     certificate: tls?.cert,
-    close: () => app.close(),
+    close: async () => {
+      await app.close()
+      await logsWritten(logger)
+    },
     use: data => control.use(data),
     data: () => control.data(),
     resetData: () => control.resetData(),

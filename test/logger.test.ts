@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
 import { pino } from 'pino'
-import { createLogger, OneLinePerRequest } from '../src/logger.js'
+import { createLogger, jsonRequestLine, OneLinePerRequest, requestLineWriter } from '../src/logger.js'
 import { buildApp } from '../src/app.js'
 import { TokenPolicy } from '../src/auth.js'
 import { CorsPolicy } from '../src/cors.js'
@@ -70,4 +70,30 @@ t.test('JSON lines by default, pretty lines on request, silent when asked', asyn
   t.equal(createLogger({ logLevel: 'info', prettyLogs: false }).level, 'info')
   t.equal(createLogger({ logLevel: 'debug', prettyLogs: true }).level, 'debug')
   t.equal(createLogger({ logLevel: 'silent', prettyLogs: false }).level, 'silent')
+})
+
+t.test('a request line written as one string is byte for byte the line pino writes', async t => {
+  const realNow = Date.now
+  Date.now = () => 1_700_000_000_123
+  t.teardown(() => { Date.now = realNow })
+  const urls = ['/nvr/v1/cameras/cam-1/counting_lines?q="x"\\', '/nvr/v1/cameras/ü/counting_lines/\u0001\u2028']
+  for (const base of [undefined, { pid: 7, hostname: 'nvr "one"' }, null]) {
+    const written: string[] = []
+    const logger = pino({ level: 'info', ...(base === undefined ? {} : { base }), redact: ['headers.authorization'] }, { write: (line: string) => written.push(line) })
+    const writeLine = jsonRequestLine(logger, { write: (line: string) => written.push(line) })
+    for (const url of urls) {
+      logger.info({ reqId: 'req-1z', method: 'GET', url, statusCode: 200, responseTime: 0.123456789 }, 'request completed')
+      writeLine('req-1z', 'GET', url, 200, 0.123456789)
+    }
+    t.equal(written.length, 4)
+    t.equal(written[1], written[0], `with base ${JSON.stringify(base)}`)
+    t.equal(written[3], written[2])
+  }
+})
+
+t.test('the JSON logger made here writes request lines as one string; any other logger is asked to log them', async t => {
+  t.not(requestLineWriter(createLogger({ logLevel: 'info', prettyLogs: false })).name, 'logRequestLine')
+  const { lines, stream } = capture()
+  requestLineWriter(pino(stream))('req-2', 'HEAD', '/x', 200, 1.5)
+  t.strictSame(lines.map(({ time, pid, hostname, ...line }) => line), [{ level: 30, reqId: 'req-2', method: 'HEAD', url: '/x', statusCode: 200, responseTime: 1.5, msg: 'request completed' }])
 })
