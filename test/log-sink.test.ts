@@ -17,6 +17,7 @@ function errno (code: string): NodeJS.ErrnoException {
 function scriptedIo (answers: Array<'full' | 'gone' | number> = [], syncAnswers: Array<'full' | 'gone' | number> = []) {
   const written: Buffer[] = []
   let writes = 0
+  let wrote = (): void => {}
   const keep = (buffers: Buffer[], answer: 'full' | 'gone' | number | undefined): number => {
     if (answer === 'full') throw errno('EAGAIN')
     if (answer === 'gone') throw errno('EPIPE')
@@ -35,11 +36,20 @@ function scriptedIo (answers: Array<'full' | 'gone' | number> = [], syncAnswers:
       } catch (caught) {
         error = caught as NodeJS.ErrnoException
       }
-      setImmediate(() => callback(error, count))
+      setImmediate(() => {
+        callback(error, count)
+        wrote()
+      })
     }) as unknown as SinkIo['writev'],
     writeSync: (_fd, buffer) => keep([buffer], syncAnswers.shift())
   }
-  return { io, text: () => Buffer.concat(written).toString(), writes: () => writes }
+  return {
+    io,
+    text: () => Buffer.concat(written).toString(),
+    writes: () => writes,
+    /** Resolves when the next write has been answered. */
+    written: () => new Promise<void>(resolve => { wrote = resolve })
+  }
 }
 
 t.test('the lines of one turn go out in one write, in order, whatever their length and characters', async t => {
@@ -66,16 +76,22 @@ t.test('nothing to write: flushed resolves at once', async t => {
   t.equal(writes(), 0)
 })
 
-t.test('lines written while a write is under way follow it, in order', async t => {
-  const { io, text, writes } = scriptedIo()
+t.test('lines go out by themselves shortly, those written during a write after it, in order', async t => {
+  const { io, text, writes, written } = scriptedIo()
   const sink = new LogSink(1, LIMIT, io)
   sink.write('one\n')
-  await new Promise(resolve => setImmediate(resolve))
+  await written()
+  t.equal(text(), 'one\n', 'written without being asked')
   sink.write('two\n')
+  const first = sink.flushed()
   sink.write('three\n')
-  await sink.flushed()
-  t.equal(text(), 'one\ntwo\nthree\n')
-  t.equal(writes(), 2)
+  sink.write('four\n')
+  await Promise.all([first, sink.flushed()])
+  t.equal(text(), 'one\ntwo\nthree\nfour\n')
+  t.equal(writes(), 3, 'what came during the second write went out at once, as it was waited for')
+  sink.write('five\n')
+  await written()
+  t.equal(text(), 'one\ntwo\nthree\nfour\nfive\n')
 })
 
 t.test('a partial write is finished, and a full pipe is tried again, before any later line', async t => {
@@ -83,9 +99,9 @@ t.test('a partial write is finished, and a full pipe is tried again, before any 
   const sink = new LogSink(1, LIMIT, io)
   sink.write('first line\n')
   sink.write('second line\n')
-  await new Promise(resolve => setImmediate(resolve))
+  const started = sink.flushed()
   sink.write('third line\n')
-  await sink.flushed()
+  await Promise.all([started, sink.flushed()])
   t.equal(text(), 'first line\nsecond line\nthird line\n')
 })
 
