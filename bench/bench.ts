@@ -10,6 +10,7 @@ import { canPin, pinLoadGenerator } from './processes.js'
 import { formatReport, type BenchReport } from './report.js'
 import { runLarge, runStartup, runThroughput, type RunContext } from './runs.js'
 import { AUTH_HEADERS } from './bench-data.js'
+import { runMain } from './run-main.js'
 
 const { values } = parseArgs({
   options: {
@@ -67,9 +68,4 @@ async function main (): Promise<void> {
   }
 }
 
-try {
-  await main()
-} catch (error) {
-  process.stderr.write(`bench: ${(error as Error).message}\n`)
-  process.exitCode = 1
-}
+await runMain('bench', main)

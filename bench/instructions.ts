@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { AUTH_HEADERS, BENCH_TOKEN, ROUTES, writeBareRoutes, writeBenchFixtures } from './bench-data.js'
 import { freePort, ServerProcess } from './processes.js'
+import { runMain } from './run-main.js'
 
 const MOCK_CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const BARE_SERVER = fileURLToPath(new URL('./bare-fastify-server.js', import.meta.url))
@@ -82,9 +83,4 @@ async function main (): Promise<void> {
   }
 }
 
-try {
-  await main()
-} catch (error) {
-  process.stderr.write(`bench: ${(error as Error).message}\n`)
-  process.exitCode = 1
-}
+await runMain('bench', main)
