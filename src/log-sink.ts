@@ -19,11 +19,11 @@ const sinksWithLines = new Set<LogSink>()
 let exitListener: (() => void) | undefined
 
 /**
- * Where the JSON log lines go: each line is copied into a 64 KB chunk as it comes, and what came in ten milliseconds
- * goes out in one write. pino's own destination costs a few microseconds a line,
- * which at the default level every request pays; this costs a copy. It never throws and never blocks:
- * should the file stop being read, lines past `limit` waiting bytes are dropped rather than memory grown,
- * and should it close, lines are dropped from then on. What is left when the process exits is written then.
+ * Where the JSON log lines go: each line is copied into a 64 KB chunk as it comes, and what came in ten
+ * milliseconds goes out in one write. pino's own destination costs a few microseconds a line, which at the
+ * default level every request pays; this costs a copy. It never throws and never blocks: should the file
+ * stop being read, lines past `limit` waiting bytes are dropped rather than memory grown, and should it
+ * close, lines are dropped from then on. What is left when the process exits is written then.
  */
 export class LogSink {
   /** Lines dropped because too much was waiting or the file is gone. */
