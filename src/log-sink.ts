@@ -28,6 +28,9 @@ let exitListener: (() => void) | undefined
 export class LogSink {
   /** Lines dropped because too much was waiting or the file is gone. */
   dropped = 0
+  /** Told how many lines were dropped for want of room, once lines go out again. */
+  onDropped: ((count: number) => void) | undefined
+  #droppedUnsaid = 0
   readonly #fd: number
   readonly #limit: number
   readonly #io: SinkIo
@@ -50,8 +53,13 @@ export class LogSink {
   /** Takes one line; the stream interface pino writes to. */
   write (line: string): boolean {
     const most = line.length * MAX_BYTES_PER_UNIT
-    if (this.#broken || this.#waitingBytes + this.#filled + line.length > this.#limit) {
+    if (this.#broken) {
       this.dropped++
+      return true
+    }
+    if (this.#waitingBytes + this.#filled + line.length > this.#limit) {
+      this.dropped++
+      this.#droppedUnsaid++
       return true
     }
     if (most > CHUNK_SIZE - this.#filled) {
@@ -131,6 +139,11 @@ export class LogSink {
       if (done < total) {
         this.#waiting.unshift(...unwritten(buffers, done))
         this.#waitingBytes += total - done
+      }
+      if (error === null && this.#droppedUnsaid > 0) {
+        const count = this.#droppedUnsaid
+        this.#droppedUnsaid = 0
+        this.onDropped?.(count)
       }
       const next = (): void => {
         this.#writing = false

@@ -19,17 +19,25 @@ const LOG_BUFFER_LIMIT = 16 * 1024 * 1024
 
 /** pino writing JSON lines to stdout, or pretty lines when asked (in-process, no worker thread). */
 export function createLogger ({ logLevel, prettyLogs }: Pick<ResolvedOptions, 'logLevel' | 'prettyLogs'>): FastifyBaseLogger {
-  const options = { level: logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
-  if (!prettyLogs) {
-    const destination = new LogSink(1, LOG_BUFFER_LIMIT)
-    const logger = pino(options, destination)
-    logSinks.set(logger, destination)
-    jsonRequestLines.set(logger, jsonRequestLine(logger, destination))
-    return logger
-  }
+  if (!prettyLogs) return jsonLogger(logLevel, new LogSink(1, LOG_BUFFER_LIMIT))
   // Loaded only when asked for: its forty modules would otherwise add to every start.
   const pretty = require('pino-pretty') as typeof PinoPretty
-  return pino(options, pretty({ sync: true, ignore: 'pid,hostname' }))
+  return pino(pinoOptions(logLevel), pretty({ sync: true, ignore: 'pid,hostname' }))
+}
+
+/** pino writing JSON lines to the sink, request lines as one string, and a warning when lines were dropped. */
+export function jsonLogger (level: string, sink: LogSink): FastifyBaseLogger {
+  const logger = pino(pinoOptions(level), sink)
+  logSinks.set(logger, sink)
+  jsonRequestLines.set(logger, jsonRequestLine(logger, sink))
+  sink.onDropped = function sayLinesWereDropped (droppedLines) {
+    logger.warn({ droppedLines }, 'log lines were dropped: stdout was not read as fast as they came')
+  }
+  return logger
+}
+
+function pinoOptions (level: string): pino.LoggerOptions {
+  return { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
 }
 
 const logSinks = new WeakMap<FastifyBaseLogger, LogSink>()

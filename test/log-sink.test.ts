@@ -5,52 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { LogSink, type SinkIo } from '../src/log-sink.js'
+import { LogSink } from '../src/log-sink.js'
+import { scriptedIo } from './scripted-io.js'
 
 const LIMIT = 1024 * 1024
-
-function errno (code: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(code), { code })
-}
-
-/** A file system that keeps what is written, and answers each write as the test scripts it. */
-function scriptedIo (answers: Array<'full' | 'gone' | number> = [], syncAnswers: Array<'full' | 'gone' | number> = []) {
-  const written: Buffer[] = []
-  let writes = 0
-  let wrote = (): void => {}
-  const keep = (buffers: Buffer[], answer: 'full' | 'gone' | number | undefined): number => {
-    if (answer === 'full') throw errno('EAGAIN')
-    if (answer === 'gone') throw errno('EPIPE')
-    const data = Buffer.concat(buffers)
-    const count = Math.min(answer ?? data.length, data.length)
-    written.push(data.subarray(0, count))
-    return count
-  }
-  const io: SinkIo = {
-    writev: ((_fd: number, buffers: Buffer[], callback: (error: NodeJS.ErrnoException | null, written: number) => void) => {
-      writes++
-      let count = 0
-      let error: NodeJS.ErrnoException | null = null
-      try {
-        count = keep(buffers, answers.shift())
-      } catch (caught) {
-        error = caught as NodeJS.ErrnoException
-      }
-      setImmediate(() => {
-        callback(error, count)
-        wrote()
-      })
-    }) as unknown as SinkIo['writev'],
-    writeSync: (_fd, buffer) => keep([buffer], syncAnswers.shift())
-  }
-  return {
-    io,
-    text: () => Buffer.concat(written).toString(),
-    writes: () => writes,
-    /** Resolves when the next write has been answered. */
-    written: () => new Promise<void>(resolve => { wrote = resolve })
-  }
-}
 
 t.test('the lines of one turn go out in one write, in order, whatever their length and characters', async t => {
   const path = join(tmpdir(), `mock-nvr-sink-${process.pid}.log`)
@@ -115,6 +73,22 @@ t.test('past the limit waiting, lines are dropped and counted, and writing goes 
   sink.write('after\n')
   await sink.flushed()
   t.equal(text(), '0123456789\nafter\n')
+})
+
+t.test('once lines go out again, the sink says how many were dropped, in its own line after them', async t => {
+  const { io, text } = scriptedIo(['full', 'full'])
+  const sink = new LogSink(1, 20, io)
+  const told: number[] = []
+  sink.onDropped = count => {
+    told.push(count)
+    sink.write(`dropped ${count}\n`)
+  }
+  sink.write('0123456789\n')
+  for (const line of ['x\n', 'y\n', 'abcdefghij\n', '0123456789\n']) sink.write(line)
+  t.equal(sink.dropped, 2)
+  await sink.flushed()
+  t.strictSame(told, [2], 'told once, when a write went through')
+  t.equal(text(), '0123456789\nx\ny\ndropped 2\n')
 })
 
 t.test('once the file is gone, lines are dropped and nothing throws', async t => {

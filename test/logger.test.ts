@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
 import { pino } from 'pino'
-import { createLogger, jsonRequestLine, OneLinePerRequest, requestLineWriter } from '../src/logger.js'
+import { createLogger, jsonLogger, jsonRequestLine, OneLinePerRequest, requestLineWriter } from '../src/logger.js'
+import { LogSink } from '../src/log-sink.js'
+import { scriptedIo } from './scripted-io.js'
 import { buildApp } from '../src/app.js'
 import { TokenPolicy } from '../src/auth.js'
 import { CorsPolicy } from '../src/cors.js'
@@ -96,4 +98,16 @@ t.test('the JSON logger made here writes request lines as one string; any other 
   const { lines, stream } = capture()
   requestLineWriter(pino(stream))('req-2', 'HEAD', '/x', 200, 1.5)
   t.strictSame(lines.map(({ time, pid, hostname, ...line }) => line), [{ level: 30, reqId: 'req-2', method: 'HEAD', url: '/x', statusCode: 200, responseTime: 1.5, msg: 'request completed' }])
+})
+
+t.test('a JSON logger whose lines were dropped says so in a warning once its output is read again', async t => {
+  const { io, text } = scriptedIo(['full'])
+  const sink = new LogSink(1, 400, io)
+  const logger = jsonLogger('info', sink)
+  for (let count = 0; count < 10; count++) logger.info({ count }, 'busy')
+  await sink.flushed()
+  const lines = text().trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
+  const warning = lines.at(-1)
+  t.match(warning, { level: 40, droppedLines: 10 - (lines.length - 1), msg: /dropped/ })
+  t.ok(lines.length > 1 && lines.length < 11, `${lines.length - 1} lines kept`)
 })
