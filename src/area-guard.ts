@@ -12,14 +12,21 @@ export type AreaGuard = (url: string, authorization: string | undefined) => ApiE
  */
 export function guardAreas (tokens: TokenPolicy, adminTokens: TokenPolicy | undefined): AreaGuard {
   return function guardArea (url, authorization) {
-    if (url.startsWith(`${API_PREFIX}/`)) {
+    if (isUnder(url, API_PREFIX)) {
       const outcome = tokens.judge(authorization)
       return outcome === 'accepted' ? undefined : apiErrors.unauthorized(outcome)
     }
-    if (adminTokens !== undefined && (url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`))) {
+    if (adminTokens !== undefined && isUnder(url, ADMIN_PREFIX)) {
       const outcome = adminTokens.judge(authorization)
       return outcome === 'accepted' ? undefined : apiErrors.adminUnauthorized(outcome)
     }
     return undefined
   }
+}
+
+/** Whether a URL as sent is the prefix or below it, as the router, which ignores a trailing slash, routes it. */
+export function isUnder (url: string, prefix: string): boolean {
+  if (!url.startsWith(prefix)) return false
+  const next = url.charAt(prefix.length)
+  return next === '' || next === '/' || next === '?'
 }

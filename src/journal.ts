@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { ADMIN_PREFIX } from './admin.js'
+import { isUnder } from './area-guard.js'
 import { API_PREFIX } from './routes.js'
 
 /** Requests the journal keeps by default; older ones are dropped first. */
@@ -119,8 +120,7 @@ export class RequestJournal {
 // Worked out when read, not when recorded: under /nvr/v1 the bearer check runs first and every refusal
 // is a 401, so a 401 that no fault injected is a refusal, and every other answer came after acceptance.
 function judgedAuthentication (url: string, method: string, status: number, fault: string | null): boolean | null {
-  const next = url.charAt(API_PREFIX.length)
-  if (!url.startsWith(API_PREFIX) || (next !== '' && next !== '/' && next !== '?')) return null
+  if (!isUnder(url, API_PREFIX)) return null
   if (fault !== null) return true
   if (status === 401) return false
   // A CORS preflight is answered before the bearer check, which it never needs.

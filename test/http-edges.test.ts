@@ -34,6 +34,9 @@ t.test('an HTTP/1.1 request without Host gets 400 in the envelope, after the bea
   t.equal(missing?.body, '{"result":{"success":false,"httpCode":400,"message":"An HTTP/1.1 request needs a Host header."},"content":null}')
   t.equal(missing?.headers['access-control-allow-origin'], '*')
   t.equal((await ask(port, `GET ${LIST} HTTP/1.1\r\n\r\n`))[0]?.status, 401)
+  for (const url of ['/nvr/v1', '/nvr/v1?x=1', '/nvr/v1/']) {
+    t.equal((await ask(port, `GET ${url} HTTP/1.1\r\n\r\n`))[0]?.status, 401, `${url}: the area's bearer check first`)
+  }
   t.equal((await ask(port, `GET ${LIST} HTTP/1.0\r\nAuthorization: ${AUTH.authorization}\r\n\r\n`))[0]?.status, 200)
 })
 
