@@ -2,7 +2,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import type { OpenApiDocument } from './openapi-examples.js'
 
-export const API_PAGE_PATH = '/docs'
+const API_PAGE_PATH = '/docs'
 
 // Inline, so the plugin does not read its default logo file at every start.
 const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40" viewBox="0 0 160 40">' +

@@ -7,7 +7,7 @@ const header = (description: string) => Type.String({ description })
  * Every error an operation under /nvr/v1 can answer with, for the route schemas and so the OpenAPI
  * document. The error handler sends the envelope as text, so these schemas document rather than shape it.
  */
-export const errorResponses = {
+const errorResponses = {
   400: Type.Ref(ErrorEnvelopeSchema, { description: 'The path holds malformed percent-encoding' }),
   401: Type.Ref(ErrorEnvelopeSchema, {
     description: 'No bearer token, a malformed one, or one not accepted; checked before anything else',

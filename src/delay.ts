@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { randomInteger, type Random } from './random.js'
 
 /** Longest delay a fault, a Prefer header or --latency may ask for: 5 minutes, in milliseconds. */
-export const MAX_DELAY_MS = 300_000
+const MAX_DELAY_MS = 300_000
 
 const Milliseconds = Type.Integer({ minimum: 0, maximum: MAX_DELAY_MS })
 

@@ -21,7 +21,7 @@ export function carryOut (answer: Answer | undefined, request: FastifyRequest, r
  * Closes the connection without a byte of answer, as a device that crashed or lost power would.
  * Fastify never completes such a request, so it is recorded here.
  */
-export function dropConnection (request: FastifyRequest, reply: FastifyReply, journal: RequestJournal | undefined): void {
+function dropConnection (request: FastifyRequest, reply: FastifyReply, journal: RequestJournal | undefined): void {
   reply.hijack()
   journal?.record(request, 0, reply.elapsedTime)
   // Destroying the response destroys its socket; inject() rejects with LIGHT_ECONNRESET likewise.
@@ -32,7 +32,7 @@ export function dropConnection (request: FastifyRequest, reply: FastifyReply, jo
  * Lets the request be answered as usual, with its status and headers, but cuts the body in half:
  * a client's JSON parser then fails as it would on a connection cut mid-answer.
  */
-export function malformBody (reply: FastifyReply): void {
+function malformBody (reply: FastifyReply): void {
   const send = reply.send
   reply.send = function sendCutOff (payload?: unknown) {
     // An error goes to the error handler first, whose envelope comes back here as a string.

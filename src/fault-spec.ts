@@ -6,7 +6,7 @@ import { IdSchema } from './schemas.js'
 import { formatValueProblem, listValueProblems, type ValueProblem } from './value-errors.js'
 
 /** The two operations of the device API, as a fault's `route` names them. */
-export const OperationSchema = Type.Union([Type.Literal('list'), Type.Literal('retrieve')], {
+const OperationSchema = Type.Union([Type.Literal('list'), Type.Literal('retrieve')], {
   description: '"list" or "retrieve"'
 })
 export type Operation = Static<typeof OperationSchema>

@@ -67,9 +67,12 @@ export class LogSink {
       if (most > CHUNK_SIZE) this.#queue(Buffer.from(line))
     }
     if (most <= CHUNK_SIZE) this.#filled += this.#chunk.write(line, this.#filled)
-    sinksWithLines.add(this)
-    listenForExit()
-    if (this.#due === undefined && !this.#writing) this.#due = setTimeout(this.#writeDue, WRITE_EVERY_MS)
+    // Lines arriving while a write is due or under way are covered by it, and the sink is listed already.
+    if (this.#due === undefined && !this.#writing) {
+      sinksWithLines.add(this)
+      listenForExit()
+      this.#due = setTimeout(this.#writeDue, WRITE_EVERY_MS)
+    }
     return true
   }
 

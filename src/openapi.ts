@@ -42,7 +42,7 @@ export async function registerOpenApi (app: FastifyInstance, store: DataStore): 
 }
 
 /** Examples are rebuilt only when the served data has been replaced (a reload), not on every request. */
-export function documentFollowingTheData (baseDocument: () => OpenApiDocument, store: DataStore): () => OpenApiDocument {
+function documentFollowingTheData (baseDocument: () => OpenApiDocument, store: DataStore): () => OpenApiDocument {
   let builtFor: ServedData | undefined
   let document: OpenApiDocument = {}
   return function currentDocument () {
