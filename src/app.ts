@@ -14,7 +14,7 @@ import { handleError, handleNotFound, sendApiError, toApiError } from './errors.
 import { FastPath } from './fast-path.js'
 import { answerHttpEdgeCases, refuseAtTheEdge } from './http-edges.js'
 import { serverWithFastPath } from './http-server.js'
-import { capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from './limits.js'
+import { BODY_LIMIT_BYTES, capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from './limits.js'
 import { compileOnFirstUse } from './lazy-serializer.js'
 import { createLogger, OneLinePerRequest, requestLineWriter } from './logger.js'
 import { OptionsError } from './options.js'
@@ -59,6 +59,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     genReqId: nextRequestId,
     ...(https === undefined ? {} : { https }),
     requestTimeout: limits.requestTimeout,
+    bodyLimit: BODY_LIMIT_BYTES,
     keepAliveTimeout: limits.keepAliveTimeout,
     // While closing, a request on an open connection is answered (with Connection: close), not given Fastify's own 503 body.
     return503OnClosing: false,

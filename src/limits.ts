@@ -13,6 +13,12 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxConnections: 1000
 }
 
+/**
+ * The largest request body read: no route of the API takes one, and only a JSON or text body sent to an
+ * unknown path is read at all (admin calls send small JSON). Larger ones get 413 from Content-Length alone.
+ */
+export const BODY_LIMIT_BYTES = 1024 * 1024
+
 /** At most this long between two checks for expired requests; Node checks every 30 s by default. */
 const MAX_CHECK_INTERVAL_MS = 1000
 /** At most one warning per this many milliseconds while connections are being refused. */

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net'
 import t, { type Test } from 'tap'
 import { refuseOnSocket } from '../src/client-errors.js'
 import { apiErrors } from '../src/errors.js'
+import { BODY_LIMIT_BYTES } from '../src/limits.js'
 import { AUTH, build } from './helper.js'
 import { exchange, openSocket, parseAnswers, untilClosed } from './raw-http.js'
 
@@ -84,4 +85,16 @@ t.test('a refusal outside Fastify never writes into an answer already under way'
   refuseOnSocket(socket, apiErrors.badUrl())
   t.same(written, [])
   t.equal(destroyed, 1)
+})
+
+t.test('a body over the limit is refused with 413 in the envelope; one just under it is read', async t => {
+  const app = await build(t)
+  const send = (bytes: number) => app.inject({ method: 'POST', url: '/upload', headers: { 'content-type': 'text/plain' }, payload: 'x'.repeat(bytes) })
+  const tooLarge = await send(BODY_LIMIT_BYTES + 1)
+  t.equal(tooLarge.statusCode, 413)
+  t.match(tooLarge.json(), { result: { success: false, httpCode: 413 }, content: null })
+  t.equal((await send(BODY_LIMIT_BYTES)).statusCode, 404, 'read, then the unknown path is answered')
+  const port = await listening(t)
+  const [refused] = await ask(port, `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${10 * BODY_LIMIT_BYTES}\r\n\r\n`)
+  t.equal(refused?.status, 413, 'decided from Content-Length, before the body is sent')
 })

@@ -111,3 +111,12 @@ t.test('a JSON logger whose lines were dropped says so in a warning once its out
   t.match(warning, { level: 40, droppedLines: 10 - (lines.length - 1), msg: /dropped/ })
   t.ok(lines.length > 1 && lines.length < 11, `${lines.length - 1} lines kept`)
 })
+
+t.test('should anything log headers, the JSON logger redacts Authorization and Cookie', async t => {
+  const { io, text } = scriptedIo()
+  const sink = new LogSink(1, 1 << 20, io)
+  jsonLogger('info', sink).info({ headers: { authorization: `Bearer ${TOKEN}`, cookie: 'session=secret', accept: 'application/json' } }, 'headers')
+  await sink.flushed()
+  t.match(JSON.parse(text()), { headers: { authorization: '[redacted]', cookie: '[redacted]', accept: 'application/json' } })
+  t.notMatch(text(), new RegExp(`${TOKEN}|session=secret`))
+})

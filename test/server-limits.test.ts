@@ -20,6 +20,7 @@ const REQUEST_TIMEOUT_ANSWER = /^HTTP\/1\.1 408 Request Timeout\r\n[^]*\r\n\r\n\
 
 t.test('a client that never finishes its headers is cut off with a 408 (slow-loris)', async t => {
   const nvr = await start(t, { headersTimeout: 150, requestTimeout: 0 })
+  t.equal(nvr.app.server.headersTimeout, 150, 'the limit set, not Node\'s default, cuts it off')
   const socket = await openSocket(nvr.port)
   const answer = untilClosed(socket)
   socket.write('GET /nvr/v1/cameras/cam-1/counting_lines HTTP/1.1\r\nHost: x\r\nX-Slow: ')
@@ -34,6 +35,7 @@ t.test('a connection that never sends a byte is cut off too', async t => {
 
 t.test('a request whose body never arrives in full is cut off by the request time-out', async t => {
   const nvr = await start(t, { headersTimeout: 0, requestTimeout: 200 })
+  t.equal(nvr.app.server.requestTimeout, 200)
   const socket = await openSocket(nvr.port)
   const answer = untilClosed(socket)
   socket.write(`POST /nvr/v1/unknown HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{`)
@@ -42,6 +44,7 @@ t.test('a request whose body never arrives in full is cut off by the request tim
 
 t.test('an idle keep-alive connection is closed after the keep-alive time-out', async t => {
   const nvr = await start(t, { keepAliveTimeout: 100 })
+  t.equal(nvr.app.server.keepAliveTimeout, 100, 'the limit set, not Node\'s default, closes it')
   const socket = await openSocket(nvr.port)
   const answer = untilClosed(socket)
   socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')
