@@ -13,12 +13,12 @@ import { captureLogs, saveFile } from './log-capture.js'
 const json = (data: unknown) => JSON.stringify(data, null, 2)
 
 /** A watcher on a test folder (or one file in it), closed when the test ends. */
-async function watchFixtures (t: Test, files: Parameters<Test['testdir']>[0], file?: string) {
+async function watchFixtures (t: Test, files: Parameters<Test['testdir']>[0], file?: string, debounceMs = 20) {
   const dir = t.testdir(files)
   const path = file === undefined ? dir : join(dir, file)
   const store = new DataStore(await loadFixtures(path))
   const logs = captureLogs()
-  const watcher = new FixtureWatcher({ path, store, log: logs.logger, debounceMs: 20 })
+  const watcher = new FixtureWatcher({ path, store, log: logs.logger, debounceMs })
   t.teardown(() => watcher.close())
   return { dir, store, logs, watcher }
 }
@@ -146,4 +146,22 @@ t.test('the watcher says what it watches, and closing waits for a reload in prog
   await watcher.close()
   t.ok(reloaded, 'the reload finished before close resolved')
   await reloading
+})
+
+t.test('a burst of edits is one reload, once the files are quiet', async t => {
+  const files = { 'a.json': json({ counting_lines: [line()] }), 'b.json': json({ counting_lines: [line({ id: 'line-2' })] }) }
+  // A wide window, so that edits spread over a few ticks fall inside it on any machine.
+  const { dir, watcher } = await watchFixtures(t, files, undefined, 1000)
+  let reloads = 0
+  watcher.on('reload', () => { reloads++ })
+  const reloaded = changingReload(watcher)
+  await saveFile(join(dir, 'a.json'), json({ counting_lines: [line({ name: 'A' })] }))
+  await new Promise(resolve => setImmediate(resolve))
+  await saveFile(join(dir, 'b.json'), json({ counting_lines: [line({ id: 'line-2', name: 'B' })] }))
+  await new Promise(resolve => setImmediate(resolve))
+  await saveFile(join(dir, 'c.json'), json({ counting_lines: [line({ id: 'line-3' })] }))
+  const diff = await reloaded
+  t.equal(reloads, 1, 'one reload for the three edits')
+  t.strictSame(diff.linesChanged.map(({ id }) => id).sort(), ['line-1', 'line-2'])
+  t.strictSame(diff.linesAdded.map(({ id }) => id), ['line-3'])
 })
