@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import t from 'tap'
 import { BUNDLED_FIXTURES, loadFixtures } from '../src/fixtures.js'
 import { startMockNvr } from '../src/index.js'
@@ -83,4 +84,21 @@ t.test('ids and paths that look like files are lookups: 404, and no file is touc
   t.equal(fsCalls.flat().length, 0, 'no file was opened, read or even looked at')
   await loadFixtures(dir)
   t.ok(fsCalls.flat().length > 0, 'while a fixture load is seen by the same spies')
+})
+
+t.test('the API page serves its own files and nothing above them: 404, or 403 for a path the file server calls malicious', async t => {
+  const nvr = await startMockNvr({ data: { counting_lines: [line()] } })
+  t.teardown(nvr.close)
+  const opened = spyOnBuiltin(t, fs, 'createReadStream')
+  for (const path of ['../../package.json', '..%2f..%2fpackage.json', '%2e%2e/%2e%2e/package.json', '..%5c..%5cpackage.json', '/etc/passwd', '%2fetc%2fpasswd']) {
+    const answer = await fetch(`${nvr.url}/docs/static/${path}`)
+    const body = await answer.text()
+    t.ok(answer.status === 404 || answer.status === 403, `${path}: refused (${answer.status})`)
+    t.notOk(body.includes('"name": "mock-nvr"') || body.includes('root:'), `${path}: no file content`)
+  }
+  const asset = await fetch(`${nvr.url}/docs/static/swagger-ui.css`)
+  t.equal(asset.status, 200, 'its own files are served')
+  await asset.text()
+  const staticFolder = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui')), 'static')
+  t.ok(opened.length > 0 && opened.every(([file]) => String(file).startsWith(staticFolder)), 'only files of its static folder were opened')
 })
