@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { CLI_OPTIONS, envName } from '../src/cli-args.js'
-import { runCli } from './cli-process.js'
+import { printed, runCli } from './cli-process.js'
 import { line } from './helper.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
@@ -37,4 +37,21 @@ t.test('the fixture-errors example is what the CLI prints for such a folder', as
   const run = runCli(args.split(' '), {}, undefined, dir)
   t.equal(await run.exit, 1)
   t.equal(run.stderr(), output)
+})
+
+t.test('the request log example has the fields, order and precision of a real request line', async t => {
+  const example = /```json\n {2}(\{"level":30.*"msg":"request completed"\})\n/.exec(readme)?.[1]
+  if (example === undefined) throw new Error('the README shows no request line')
+  const shown = JSON.parse(example) as Record<string, unknown>
+  const run = runCli(['--port', '0', '--log-level', 'info'])
+  t.teardown(() => run.child.kill())
+  const url = await run.ready
+  await fetch(`${url}${shown.url as string}`, { headers: { authorization: 'Bearer any' } })
+  await printed(run, '"msg":"request completed"')
+  const written = run.stdout().split('\n').find(text => text.includes('"msg":"request completed"')) as string
+  const real = JSON.parse(written) as Record<string, unknown>
+  t.strictSame(Object.keys(shown), Object.keys(real), 'the same fields in the same order')
+  t.strictSame(Object.values(shown).map(value => typeof value), Object.values(real).map(value => typeof value))
+  t.match(written, /"responseTime":\d+(\.\d{1,2})?,/, 'to 0.01 ms')
+  t.match(example, /"responseTime":\d+(\.\d{1,2})?,/)
 })
