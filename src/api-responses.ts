@@ -30,6 +30,9 @@ const errorResponses = {
   })
 }
 
+/** /healthz needs no token and takes no parameters: only the header limit can refuse it. */
+export const healthErrorResponses = { 431: errorResponses[431] }
+
 export const listResponses = {
   200: Type.Ref(CountingLineListEnvelopeSchema, { description: 'The counting lines of the camera, in fixture order; an empty array for a camera without lines' }),
   ...errorResponses

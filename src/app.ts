@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, adminApi } from './admin.js'
+import { healthErrorResponses } from './api-responses.js'
 import { guardAreas } from './area-guard.js'
 import { registerApiPage } from './api-page.js'
 import { TokenPolicy } from './auth.js'
@@ -102,10 +103,14 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
 
   app.get('/healthz', {
     schema: {
+      operationId: 'checkHealth',
       summary: 'Liveness and readiness, without authentication',
+      description: 'Answers 200 once the data is loaded and the server listens, with the counts of the data served now.',
       tags: ['Health'],
+      security: [],
       response: {
-        200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }, { description: 'Serving; the counts are of the data served now' })
+        200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }, { description: 'Serving; the counts are of the data served now' }),
+        ...healthErrorResponses
       }
     }
   }, function health () {

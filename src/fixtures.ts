@@ -19,19 +19,27 @@ export interface FixtureSource {
 /** The fixtures shipped with the package: realistic demo data, the default. */
 export const BUNDLED_FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url))
 
-/** Reads a fixture file, or every *.json file of a folder in lexical order, and merges them. */
+/**
+ * Reads a fixture file, or every *.json file of a folder in lexical order, and merges them. Every problem of
+ * every file is reported in one go: each file's own problems in file-name order, then the ids used twice,
+ * found among all the entries that have ids, even in files with other problems.
+ */
 export async function loadFixtures (path: string): Promise<Dataset> {
   const files = await fixtureFiles(path)
+  const parsed: ParsedFixture[] = []
   const sources: FixtureSource[] = []
   const problems: FixtureProblem[] = []
   for (const file of files) {
     try {
-      sources.push({ file, data: await readFixtureFile(file) })
+      const value = await readJsonFile(file)
+      parsed.push({ file, value })
+      sources.push({ file, data: validateFixtureData(value, file) })
     } catch (error) {
-      // readFixtureFile throws nothing but FixtureError: every failure is reported, none thrown past.
+      // readJsonFile and validateFixtureData throw nothing but FixtureError: every failure is reported, none thrown past.
       problems.push(...(error as FixtureError).problems)
     }
   }
+  problems.push(...duplicateIds(parsed))
   if (problems.length > 0) throw new FixtureError(problems)
   return mergeFixtures(sources)
 }
@@ -53,14 +61,14 @@ async function fixtureFiles (path: string): Promise<string[]> {
   return names.map(name => join(path, name))
 }
 
-async function readFixtureFile (file: string): Promise<FixtureData> {
+async function readJsonFile (file: string): Promise<unknown> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
     throw new FixtureError([{ file, path: '', message: describeFsError(error) }])
   }
-  return validateFixtureData(parseJson(text, file), file)
+  return parseJson(text, file)
 }
 
 function parseJson (text: string, file: string): unknown {
@@ -86,42 +94,72 @@ export function datasetFromData (value: unknown, source = 'data'): Dataset {
 
 /** Merges validated sources; a camera listed twice or a line id used twice in one camera is refused. */
 export function mergeFixtures (sources: FixtureSource[]): Dataset {
-  const cameraIds: string[] = []
-  const knownCameras = new Set<string>()
-  const listedCameras = new Map<string, string>()
-  const definedLines = new Map<string, string>()
+  const problems = duplicateIds(sources.map(({ file, data }) => ({ file, value: data })))
+  if (problems.length > 0) throw new FixtureError(problems)
+  const cameraIds = new Set<string>()
   const lines: CountingLine[] = []
-  const problems: FixtureProblem[] = []
-
-  function addCamera (id: string): void {
-    if (knownCameras.has(id)) return
-    knownCameras.add(id)
-    cameraIds.push(id)
-  }
-
-  for (const { file, data } of sources) {
-    data.cameras?.forEach(({ id }, index) => {
-      const earlier = listedCameras.get(id)
-      if (earlier !== undefined) {
-        problems.push({ file, path: `/cameras/${index}/id`, message: `camera "${id}" is already listed at ${earlier}` })
-        return
-      }
-      listedCameras.set(id, `${basename(file)} /cameras/${index}`)
-      addCamera(id)
-    })
-    data.counting_lines?.forEach((line, index) => {
-      // JSON.stringify of the pair keys lines by camera without any separator ambiguity.
-      const key = JSON.stringify([line.camera_id, line.id])
-      const earlier = definedLines.get(key)
-      if (earlier !== undefined) {
-        problems.push({ file, path: `/counting_lines/${index}/id`, message: `line "${line.id}" of camera "${line.camera_id}" is already defined at ${earlier}` })
-        return
-      }
-      definedLines.set(key, `${basename(file)} /counting_lines/${index}`)
-      addCamera(line.camera_id)
+  for (const { data } of sources) {
+    data.cameras?.forEach(({ id }) => cameraIds.add(id))
+    data.counting_lines?.forEach(line => {
+      cameraIds.add(line.camera_id)
       lines.push(line)
     })
   }
-  if (problems.length > 0) throw new FixtureError(problems)
-  return { cameraIds, lines }
+  return { cameraIds: [...cameraIds], lines }
+}
+
+/** A file's parsed JSON, valid or not. */
+interface ParsedFixture {
+  file: string
+  value: unknown
+}
+
+/**
+ * Cameras listed twice and line ids used twice within a camera, also across files. Reads the entries loosely,
+ * so a file with other problems still has its ids compared; an entry without a usable id is skipped.
+ */
+function duplicateIds (fixtures: ParsedFixture[]): FixtureProblem[] {
+  const listedCameras = new Map<string, string>()
+  const definedLines = new Map<string, string>()
+  const problems: FixtureProblem[] = []
+  for (const { file, value } of fixtures) {
+    entriesOf(value, 'cameras').forEach((camera, index) => {
+      const id = stringField(camera, 'id')
+      if (id === undefined) return
+      const earlier = listedCameras.get(id)
+      if (earlier === undefined) {
+        listedCameras.set(id, `${basename(file)} /cameras/${index}`)
+      } else {
+        problems.push({ file, path: `/cameras/${index}/id`, message: `camera "${id}" is already listed at ${earlier}` })
+      }
+    })
+    entriesOf(value, 'counting_lines').forEach((line, index) => {
+      const id = stringField(line, 'id')
+      const cameraId = stringField(line, 'camera_id')
+      if (id === undefined || cameraId === undefined) return
+      // JSON.stringify of the pair keys lines by camera without any separator ambiguity.
+      const key = JSON.stringify([cameraId, id])
+      const earlier = definedLines.get(key)
+      if (earlier === undefined) {
+        definedLines.set(key, `${basename(file)} /counting_lines/${index}`)
+      } else {
+        problems.push({ file, path: `/counting_lines/${index}/id`, message: `line "${id}" of camera "${cameraId}" is already defined at ${earlier}` })
+      }
+    })
+  }
+  return problems
+}
+
+function entriesOf (value: unknown, key: 'cameras' | 'counting_lines'): unknown[] {
+  const entries = isRecord(value) ? value[key] : undefined
+  return Array.isArray(entries) ? entries : []
+}
+
+function stringField (entry: unknown, field: string): string | undefined {
+  const value = isRecord(entry) ? entry[field] : undefined
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+function isRecord (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
 }

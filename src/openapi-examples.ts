@@ -11,6 +11,7 @@ interface Operation {
   responses: Record<string, { content: Record<string, Media> }>
 }
 
+export const HEALTH_PATH = '/healthz'
 export const LIST_PATH = '/nvr/v1/cameras/{id}/counting_lines'
 export const LINE_PATH = '/nvr/v1/cameras/{id}/counting_lines/{line_id}'
 /** A list example shows the first few lines only: generated data can hold thousands per camera. */
@@ -47,6 +48,7 @@ export function withExamples (document: OpenApiDocument, { firstLine, cameras }:
   const cameraId = firstLine?.camera_id ?? cameras.keys().next().value
   const list = (paths[LIST_PATH] as { get: Operation }).get
   const retrieve = (paths[LINE_PATH] as { get: Operation }).get
+  jsonMedia((paths[HEALTH_PATH] as { get: Operation }).get, '431').examples = ERROR_EXAMPLES[431]
 
   addErrorExamples(list, { unknownCamera: example('No such camera', apiErrors.cameraNotFound(UNKNOWN_ID)) })
   addErrorExamples(retrieve, {

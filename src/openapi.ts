@@ -22,8 +22,13 @@ export async function registerOpenApi (app: FastifyInstance, store: DataStore): 
         title: 'mock-nvr: Counting Lines Read API',
         description: 'A stand-in network video recorder serving the two read operations on the counting lines of a camera. ' +
           'The examples come from the data being served.',
-        version: VERSION
+        version: VERSION,
+        license: { name: 'MIT', identifier: 'MIT' }
       },
+      tags: [
+        { name: 'Health', description: 'Whether the mock is up, for Docker health checks and CI wait loops' },
+        { name: 'Counting lines', description: 'The two read operations of the device API, behind a bearer token' }
+      ],
       // Relative, so the interactive page calls the origin that served it, whatever host, port or scheme.
       servers: [{ url: '/' }],
       components: {

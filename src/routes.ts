@@ -32,6 +32,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
     schema: {
       operationId: 'listCountingLines',
       summary: 'List the counting lines of a camera',
+      description: 'Every counting line of the camera, in fixture order; an empty list for a camera known without lines.',
       tags: ['Counting lines'],
       security,
       params: CameraParamsSchema,
@@ -48,6 +49,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
     schema: {
       operationId: 'retrieveCountingLine',
       summary: 'Retrieve one counting line of a camera',
+      description: 'One counting line, looked up by its id within the camera: line ids are unique per camera only.',
       tags: ['Counting lines'],
       security,
       params: CountingLineParamsSchema,

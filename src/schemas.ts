@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type, type Static, type TLiteral } from '@sinclair/typebox'
 
 /** Longest id a fixture may hold; every such id stays reachable through the URL (see limits.ts). */
 export const MAX_ID_LENGTH = 1024
@@ -28,9 +28,17 @@ export const CountingLineSchema = Type.Object({
 }, { $id: 'CountingLine', additionalProperties: false })
 export type CountingLine = Static<typeof CountingLineSchema>
 
+/**
+ * A literal number said to be an integer: Type.Literal writes type: number, which a Go, Java or C# client
+ * generator makes a float. Literal keeps the static type and the check (=== value); only `type` changes.
+ */
+function IntegerLiteral<T extends number> (value: T): TLiteral<T> {
+  return { ...Type.Literal(value), type: 'integer' }
+}
+
 const SuccessResultSchema = Type.Object({
   success: Type.Literal(true),
-  httpCode: Type.Literal(200)
+  httpCode: IntegerLiteral(200)
 })
 
 export const CountingLineEnvelopeSchema = Type.Object({

@@ -17,10 +17,11 @@ export interface CliRun {
  * Spawns the CLI from source with the test runner's loader flags, so it runs the TypeScript as is;
  * or, given a built script, that script with plain node.
  */
-export function runCli (args: string[], env: Record<string, string> = {}, script?: string): CliRun {
+export function runCli (args: string[], env: Record<string, string> = {}, script?: string, cwd?: string): CliRun {
   const command = script === undefined ? [...process.execArgv, CLI] : [script]
   const child = spawn(process.execPath, [...command, ...args], {
-    env: { ...process.env, ...env, FORCE_COLOR: '0' }
+    env: { ...process.env, ...env, FORCE_COLOR: '0' },
+    cwd
   })
   let stdout = ''
   let stderr = ''

@@ -112,6 +112,7 @@ t.test('a fast answer is in the journal and the log exactly as a Fastify answer 
   t.strictSame(shape(fast), { ...shape(slow), reqId: 'req-1' }, 'the same line, with its own request id')
   t.strictSame(Object.keys(fast), Object.keys(slow), 'in the same order')
   t.match(fast, { level: 30, method: 'GET', url: path, statusCode: 200, responseTime: Number })
+  for (const { responseTime } of [fast, slow]) t.equal(Math.round(Number(responseTime) * 100) / 100, responseTime, 'to 0.01 ms')
   t.equal(slow.reqId, 'req-2', 'both paths count requests alike')
   const [first, second] = nvr.requests()
   t.strictSame({ ...first, time: 0, durationMs: 0 }, { ...second, time: 0, durationMs: 0 })

@@ -121,6 +121,34 @@ t.test('problems of every file are reported together', async t => {
   t.equal(problems[1]?.file, join(dir, 'b.json'))
 })
 
+t.test('one run reports every problem: each file in name order, then ids used twice, even in files with other problems', async t => {
+  const dir = t.testdir({
+    'a.json': json({ counting_lines: [line({ id: 'gate-1', camera_id: 'cam-yard' })] }),
+    'b.json': json({ cameras: [{ id: 'cam-yard' }], counting_lines: [line({ id: 'gate-1', camera_id: 'cam-yard', max_age: 'old' as never })] }),
+    'c.json': '{',
+    'd.json': json({ cameras: [{ id: 'cam-yard' }] })
+  })
+  t.strictSame(await problemsOf(loadFixtures(dir)), [
+    { file: join(dir, 'b.json'), path: '/counting_lines/0/max_age', message: 'must be an integer' },
+    { file: join(dir, 'c.json'), path: '', message: 'invalid JSON at line 1, column 2' },
+    { file: join(dir, 'b.json'), path: '/counting_lines/0/id', message: 'line "gate-1" of camera "cam-yard" is already defined at a.json /counting_lines/0' },
+    { file: join(dir, 'd.json'), path: '/cameras/0/id', message: 'camera "cam-yard" is already listed at b.json /cameras/0' }
+  ])
+})
+
+t.test('ids are compared only where an entry has one; the shape problems say the rest', async t => {
+  const dir = t.testdir({
+    'a.json': json({ cameras: [{ id: '' }, 7, { id: 3 }], counting_lines: [{ id: 'x' }, { camera_id: 'cam-1' }, null] }),
+    'b.json': json({ cameras: [{ id: '' }, 7, { id: 3 }], counting_lines: [{ id: 'x' }, { camera_id: 'cam-1' }, null] }),
+    'c.json': json({ cameras: 'cam-1', counting_lines: {} }),
+    'd.json': json([{ cameras: [{ id: 'cam-1' }] }]),
+    'e.json': 'null'
+  })
+  const problems = await problemsOf(loadFixtures(dir))
+  t.notOk(problems.some(problem => problem.message.startsWith('camera') || problem.message.startsWith('line')), 'no duplicate is claimed')
+  t.strictSame([...new Set(problems.map(problem => problem.file))], ['a', 'b', 'c', 'd', 'e'].map(name => join(dir, `${name}.json`)))
+})
+
 t.test('the error message lists problems one per line and cuts a long list short', async t => {
   const lines = Array.from({ length: 30 }, () => ({}))
   const error = await Promise.resolve().then(() => datasetFromData({ counting_lines: lines }, 'many.json')).catch(error => error as FixtureError)

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
 import { pino } from 'pino'
-import { createLogger, jsonLogger, jsonRequestLine, OneLinePerRequest, requestLineWriter } from '../src/logger.js'
+import { createLogger, jsonLogger, jsonRequestLine, loggedMilliseconds, OneLinePerRequest, requestLineWriter } from '../src/logger.js'
 import { LogSink } from '../src/log-sink.js'
 import { scriptedIo } from './scripted-io.js'
 import { buildApp } from '../src/app.js'
@@ -68,6 +68,16 @@ t.test('a completed request is logged only when info is on; a logger that cannot
   t.match(asked, [[{ responseTime: 1 }, 'request completed']])
 })
 
+t.test('a request time is logged to 0.01 ms, on both the completed and the errored line', async t => {
+  t.strictSame([0.123456789, 0.125, 2.999, 41.2, 0].map(loggedMilliseconds), [0.12, 0.13, 3, 41.2, 0])
+  const controller = new OneLinePerRequest()
+  const { lines, stream } = capture()
+  const reply = { log: pino({ level: 'info' }, stream), elapsedTime: 0.387654, statusCode: 200 } as never
+  controller.requestCompleted(null, { raw: {} } as never, reply)
+  controller.requestCompleted(new Error('boom'), { raw: {} } as never, reply)
+  t.strictSame(lines.map(line => line.responseTime), [0.39, 0.39])
+})
+
 t.test('JSON lines by default, pretty lines on request, silent when asked', async t => {
   t.equal(createLogger({ logLevel: 'info', prettyLogs: false }).level, 'info')
   t.equal(createLogger({ logLevel: 'debug', prettyLogs: true }).level, 'debug')
@@ -83,13 +93,16 @@ t.test('a request line written as one string is byte for byte the line pino writ
     const written: string[] = []
     const logger = pino({ level: 'info', ...(base === undefined ? {} : { base }), redact: ['headers.authorization'] }, { write: (line: string) => written.push(line) })
     const writeLine = jsonRequestLine(logger, { write: (line: string) => written.push(line) })
+    // A logger not made here is asked through info(), as the Fastify path asks it.
+    const logLine = requestLineWriter(logger)
     for (const url of urls) {
-      logger.info({ reqId: 'req-1z', method: 'GET', url, statusCode: 200, responseTime: 0.123456789 }, 'request completed')
+      logLine('req-1z', 'GET', url, 200, 0.123456789)
       writeLine('req-1z', 'GET', url, 200, 0.123456789)
     }
     t.equal(written.length, 4)
     t.equal(written[1], written[0], `with base ${JSON.stringify(base)}`)
     t.equal(written[3], written[2])
+    t.match(written[0], /,"responseTime":0\.12,"msg"/, 'to 0.01 ms')
   }
 })
 

@@ -56,8 +56,11 @@ t.test('every route and every status is in the document', async t => {
   const document = await documentOf(t)
   t.strictSame(Object.keys(document.paths), ['/healthz', LIST_PATH, LINE_PATH], 'catch-alls, 405 routes, docs and the document itself stay hidden')
   t.strictSame(Object.keys(document.paths['/healthz']), ['get'])
-  t.strictSame(Object.keys(document.paths['/healthz'].get.responses), ['200'])
-  t.equal(document.paths['/healthz'].get.security, undefined, 'the health check needs no token')
+  const health = document.paths['/healthz'].get
+  t.equal(health.operationId, 'checkHealth', 'every operation has an id, for client generators')
+  t.strictSame(Object.keys(health.responses), ['200', '431'], 'only the header limit refuses a health check')
+  t.strictSame(health.security, [], 'the health check says it needs no token')
+  t.strictSame(examplesOf(health, '431'), examplesOf(document.paths[LIST_PATH].get, '431'))
 
   for (const [path, operationId, parameters] of [
     [LIST_PATH, 'listCountingLines', ['id']],
@@ -84,6 +87,16 @@ t.test('every route and every status is in the document', async t => {
   t.strictSame(Object.keys(document.components.schemas), ['CountingLine', 'CountingLineEnvelope', 'CountingLineListEnvelope', 'ErrorEnvelope'])
   t.strictSame(Object.keys(document.components.schemas.CountingLine.properties),
     ['id', 'camera_id', 'name', 'counting_line', 'anchor', 'coalesce_entries', 'class', 'max_age', 'created', 'updated'])
+  for (const envelope of ['CountingLineEnvelope', 'CountingLineListEnvelope', 'ErrorEnvelope']) {
+    t.equal(document.components.schemas[envelope].properties.result.properties.httpCode.type, 'integer', `${envelope} httpCode is an integer`)
+  }
+  const declaredTags = document.tags.map((tag: Json) => tag.name)
+  t.strictSame(declaredTags, ['Health', 'Counting lines'])
+  for (const operation of [health, document.paths[LIST_PATH].get, document.paths[LINE_PATH].get]) {
+    t.ok(operation.description, `${operation.operationId} is described`)
+    for (const tag of operation.tags) t.ok(declaredTags.includes(tag), `${operation.operationId} tag ${tag} is declared`)
+  }
+  t.match(document.info.license, { identifier: 'MIT' })
   t.match(document.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer' })
   t.strictSame(document.servers, [{ url: '/' }], 'relative, so the API page calls the origin that served it')
 })
