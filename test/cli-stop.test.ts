@@ -58,7 +58,7 @@ t.test('SIGTERM or SIGINT to npm start stops the server: the port closes and no 
   const project = await mkdtemp(join(ROOT, '.start-test-'))
   t.teardown(() => rm(project, { recursive: true, force: true }))
   await mkdir(join(project, 'dist'))
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'start-test', private: true, scripts: { start: scripts.start } }))
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'start-test', type: 'module', private: true, scripts: { start: scripts.start } }))
   await writeFile(join(project, 'dist', 'cli.js'), `await import(${JSON.stringify(CLI)})\n`)
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const npm = spawn('npm', ['start', '--', '--port', '0', '--log-level', 'silent'], {
