@@ -10,7 +10,7 @@ import { build } from 'esbuild'
 // page's files of @fastify/swagger-ui, which keep their folder (below). Every other dependency stays
 // external and is loaded from node_modules as usual: pino-pretty and selfsigned are loaded only when
 // asked for, and a new dependency is safe by default until it is added here.
-const BUNDLED = ['@sinclair/typebox', '@fastify/swagger', '@fastify/swagger-ui', 'close-with-grace', 'fast-json-stringify', 'fastify', 'pino']
+const BUNDLED = ['@sinclair/typebox', '@fastify/swagger', '@fastify/swagger-ui', 'fast-json-stringify', 'fastify', 'pino']
 // Bundled files that find their own files through __dirname: each gets its folder in node_modules back.
 const READS_OWN_FILES = /[\\/]node_modules[\\/]@fastify[\\/]swagger-ui[\\/].*\.js$/
 

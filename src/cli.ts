@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import closeWithGrace from 'close-with-grace'
 import { helpText, parseCli, UsageError } from './cli-args.js'
 import { openApiDocument } from './openapi-document.js'
 import { OptionsError } from './options.js'
 import { startMockNvr } from './server.js'
 import { describeStartFailure } from './start-failure.js'
+import { stopGracefully } from './stop-gracefully.js'
 import { VERSION } from './version.js'
 
 const EXIT_FAILURE = 1
@@ -40,11 +40,7 @@ async function main (): Promise<void> {
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
   process.stdout.write(`mock-nvr listening on ${nvr.url}\n`)
 
-  closeWithGrace({ delay: 10_000, logger: nvr.app.log }, async ({ err }) => {
-    /* c8 ignore next: only an unexpected exception gets here, and close-with-grace does not log it */
-    if (err !== undefined) nvr.app.log.error({ err }, 'stopping after an unexpected error')
-    await nvr.close()
-  })
+  stopGracefully({ graceMs: 10_000, log: nvr.app.log, close: () => nvr.close() })
 }
 
 function failToStart (error: unknown): void {
