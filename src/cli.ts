@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './node-version-guard.js'
 import { helpText, parseCli, UsageError } from './cli-args.js'
 import { openApiDocument } from './openapi-document.js'
 import { OptionsError } from './options.js'

@@ -5,7 +5,8 @@ import t from 'tap'
 const root = new URL('../', import.meta.url)
 const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, root), 'utf8')) as Record<string, unknown>
 const packageJson = readJson('package.json') as { bin: Record<string, string>, exports: Record<string, unknown>, files: string[], type: string }
-const buildConfig = readJson('tsconfig.build.json') as { compilerOptions: { rootDir: string, outDir: string } }
+const buildConfig = readJson('tsconfig.build.json') as { compilerOptions: { rootDir: string, outDir: string, inlineSources?: boolean } }
+const readme = readFileSync(new URL('README.md', root), 'utf8')
 
 const compilerOptions = readJson('tsconfig.json').compilerOptions as { declaration?: boolean }
 
@@ -33,4 +34,16 @@ t.test('the package entry points are files the build makes: the library with its
   t.ok(readFileSync(new URL('src/cli.ts', root), 'utf8').startsWith('#!/usr/bin/env node'), 'the CLI runs as a command')
   t.ok(packageJson.files.includes('dist') && packageJson.files.includes('fixtures'), 'the package holds the build and the bundled fixtures')
   t.ok(existsSync(fileURLToPath(new URL('fixtures', root))))
+})
+
+t.test('the package ships what its README and package.json point at', async t => {
+  t.equal((readJson('package.json') as { license: string }).license, 'MIT')
+  t.match(readFileSync(new URL('LICENSE', root), 'utf8'), /^MIT License\n/, 'a LICENSE file for the MIT licence (npm always packs it)')
+  t.equal(buildConfig.compilerOptions.inlineSources, true, 'the source maps carry their sources: src/ is not in the package')
+  const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map(match => match[1] ?? '')
+  t.ok(pictures.length > 0)
+  for (const picture of pictures) {
+    t.ok(packageJson.files.includes(picture), `${picture} is in the package`)
+    t.ok(existsSync(new URL(picture, root)), `${picture} exists`)
+  }
 })

@@ -1,0 +1,27 @@
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { startMockNvr, type MockNvr } from 'mock-nvr'
+
+let nvr: MockNvr
+
+// The bundled demo fixtures, on a free port; any non-empty bearer token is accepted.
+beforeAll(async () => { nvr = await startMockNvr() })
+afterAll(() => nvr.close())
+afterEach(() => nvr.reset())
+
+async function lobbyLines (): Promise<Response> {
+  return fetch(`${nvr.url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: { authorization: 'Bearer demo-token' } })
+}
+
+test('the lobby camera has two counting lines', async () => {
+  const response = await lobbyLines()
+  expect(response.status).toBe(200)
+  const body = await response.json() as { content: Array<{ id: string }> }
+  expect(body.content.map(line => line.id)).toEqual(['line-lobby-turnstiles', 'line-lobby-stairs'])
+})
+
+test('a dropped connection makes fetch fail, and is in the journal', async () => {
+  nvr.injectFault({ drop: true, route: 'list', times: 1 })
+  await expect(lobbyLines()).rejects.toThrow()
+  expect(nvr.requests()[0]?.status).toBe(null)
+  expect((await lobbyLines()).status).toBe(200)
+})
