@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { locateJsonSyntaxError } from './json-syntax.js'
 import { FixtureError, validateFixtureData, type FixtureProblem } from './fixture-validation.js'
 import type { CountingLine, FixtureData } from '../wire/schemas.js'
-import { PACKAGE_ROOT } from '../package-root.js'
+import { PACKAGE_ROOT } from '../util/package-root.js'
 
 /** Validated, merged fixture data: every camera in first-seen order, every line in list order. */
 export interface Dataset {
