@@ -1,10 +1,18 @@
 import type { ServerOptions } from 'node:http'
 import type { Server } from 'node:net'
 import type { FastifyBaseLogger } from 'fastify'
-import type { ResolvedOptions } from './options.js'
 
 /** The server's limits on slow, idle and too many connections; each one is an option and a CLI flag. */
-export type ServerLimits = Pick<ResolvedOptions, 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout' | 'maxConnections'>
+export interface ServerLimits {
+  /** Milliseconds to send the request line and headers; 0: no limit. */
+  headersTimeout: number
+  /** Milliseconds to send a whole request; 0: no limit. */
+  requestTimeout: number
+  /** Milliseconds an idle keep-alive connection stays open. */
+  keepAliveTimeout: number
+  /** Connections held at once; 0: no cap. */
+  maxConnections: number
+}
 
 export const DEFAULT_LIMITS: ServerLimits = {
   headersTimeout: 10_000,
