@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { BUNDLED_FIXTURES, loadFixtures } from '../src/fixtures.js'
-import { generateFixtureData } from '../src/generate.js'
-import type { CountingLine } from '../src/schemas.js'
+import { BUNDLED_FIXTURES, loadFixtures } from '../src/data/fixtures.js'
+import { generateFixtureData } from '../src/data/generate.js'
+import type { CountingLine } from '../src/wire/schemas.js'
 
 export const BENCH_TOKEN = 'bench-token'
 export const AUTH_HEADERS = { authorization: `Bearer ${BENCH_TOKEN}` }

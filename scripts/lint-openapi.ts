@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openApiDocument } from '../src/openapi-document.js'
+import { openApiDocument } from '../src/start/openapi-document.js'
 
 const OFFLINE = {
   REDOCLY_TELEMETRY: 'off',

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-import './node-version-guard.js'
-import { helpText, parseCli, UsageError } from './cli-args.js'
-import { openApiDocument } from './openapi-document.js'
-import { OptionsError } from './options.js'
-import { startMockNvr } from './server.js'
-import { describeStartFailure } from './start-failure.js'
-import { stopGracefully } from './stop-gracefully.js'
-import { VERSION } from './version.js'
+import './cli/node-version-guard.js'
+import { helpText, parseCli, UsageError } from './cli/args.js'
+import { openApiDocument } from './start/openapi-document.js'
+import { OptionsError } from './config/options.js'
+import { startMockNvr } from './start/start-mock-nvr.js'
+import { describeStartFailure } from './cli/start-failure.js'
+import { stopGracefully } from './cli/stop-gracefully.js'
+import { VERSION } from './util/version.js'
 
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2

@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { TSchema } from '@sinclair/typebox'
+import { invalidBody, ok, requireAdminToken, route, validateWithTypeBox } from './routing.js'
+import { TokenPolicy } from '../wire/token-policy.js'
+import type { MockControl } from '../control/mock-control.js'
+import { apiErrors } from '../wire/errors.js'
+import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
+import type { FixtureError } from '../data/fixture-validation.js'
+import { FixtureDataSchema } from '../wire/schemas.js'
+
+/** Where the admin API lives: outside /nvr/v1, so it can never be mistaken for the device's API. */
+export const ADMIN_PREFIX = '/__admin'
+/** Replacement data may be large (generated data serializes to tens of megabytes). */
+const DATA_BODY_LIMIT = 64 * 1024 * 1024
+
+export interface AdminApiOptions {
+  /** The bearer token every admin call needs. */
+  token: string
+  control: MockControl
+}
+
+/** The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. */
+export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { token, control }) {
+  app.setValidatorCompiler(({ schema }) => validateWithTypeBox(schema as TSchema))
+  // JSON only: a text body would otherwise reach validation as a string and read as "must be an object".
+  app.removeContentTypeParser('text/plain')
+  app.addHook('onRequest', requireAdminToken(new TokenPolicy([token])))
+
+  route(app, '/data', {
+    GET: (_request, reply) => ok(reply, control.data()),
+    PUT: (request, reply) => {
+      const summary = useData(control, request.body)
+      request.log.info(summary, 'admin: data replaced')
+      return ok(reply, summary)
+    },
+    DELETE: (request, reply) => {
+      const summary = control.resetData()
+      request.log.info(summary, 'admin: data reset to the start-up data')
+      return ok(reply, summary)
+    }
+  }, { bodyLimit: DATA_BODY_LIMIT, schema: { hide: true, body: FixtureDataSchema } })
+
+  route(app, '/requests', {
+    GET: (_request, reply) => ok(reply, { requests: control.requests(), total: control.journal.total, capacity: control.journal.capacity }),
+    DELETE: (_request, reply) => {
+      control.resetRequests()
+      return ok(reply, null)
+    }
+  })
+
+  route(app, '/faults', {
+    GET: (_request, reply) => ok(reply, control.listFaults()),
+    POST: (request, reply) => {
+      const fault = injectFault(control, request.body)
+      request.log.info({ fault }, `admin: ${fault.id} injected`)
+      return ok(reply, fault, 201)
+    },
+    DELETE: (request, reply) => {
+      control.clearFaults()
+      request.log.info('admin: every fault cleared')
+      return ok(reply, null)
+    }
+  }, { schema: { hide: true, body: FaultSpecSchema } })
+
+  route(app, '/faults/:id', {
+    DELETE: (request, reply) => {
+      const { id } = request.params as { id: string }
+      if (!control.clearFaults(id)) throw apiErrors.faultNotFound(id)
+      request.log.info(`admin: ${id} cleared`)
+      return ok(reply, null)
+    }
+  })
+
+  route(app, '/reset', {
+    POST: (request, reply) => {
+      control.reset()
+      request.log.info('admin: reset to the start-up data, no faults, an empty journal')
+      return ok(reply, null)
+    }
+  })
+
+  // Unknown admin paths are routes of this plugin, so they need the admin token too.
+  for (const url of ['/', '/*']) {
+    app.all(url, { schema: { hide: true } }, function unknownAdminPath () {
+      throw apiErrors.routeNotFound()
+    })
+  }
+}
+
+function useData (control: MockControl, body: unknown) {
+  try {
+    return control.use(body, 'request body')
+  } catch (error) {
+    // use() throws nothing but FixtureError: the data is validated like a fixture file, and nothing changed.
+    throw invalidBody((error as FixtureError).problems)
+  }
+}
+
+function injectFault (control: MockControl, body: unknown) {
+  try {
+    return control.injectFault(body)
+  } catch (error) {
+    throw invalidBody((error as InvalidFaultError).problems)
+  }
+}

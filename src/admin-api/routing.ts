@@ -1,0 +1,66 @@
+import type { TSchema } from '@sinclair/typebox'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import type { FastifyInstance, FastifyReply, HTTPMethods, onRequestHookHandler } from 'fastify'
+import type { TokenPolicy } from '../wire/token-policy.js'
+import { apiErrors, JSON_CONTENT_TYPE, type ApiError } from '../wire/errors.js'
+import { formatValueProblem, listValueProblems, type ValueProblem } from '../util/value-errors.js'
+
+// The plumbing of the admin API: its routes, answers, body checks and token check.
+
+const hidden = { hide: true }
+
+type Handler = (request: { body: unknown, params: unknown, log: FastifyInstance['log'] }, reply: FastifyReply) => FastifyReply
+interface RouteOptions { bodyLimit?: number, schema?: { hide: boolean, body?: TSchema } }
+
+/** Registers the methods of one admin path; any other method there is a 405 with Allow. */
+export function route (app: FastifyInstance, url: string, handlers: Partial<Record<HTTPMethods, Handler>>, options: RouteOptions = {}): void {
+  const allowed = Object.keys(handlers)
+  // Fastify answers HEAD wherever there is a GET.
+  const allow = allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.filter(method => method !== 'GET')] : allowed
+  for (const [method, handler] of Object.entries(handlers)) {
+    const withBody = method === 'PUT' || method === 'POST'
+    app.route({
+      method: method as HTTPMethods,
+      url,
+      schema: withBody && options.schema !== undefined ? options.schema : hidden,
+      ...(withBody && options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+      handler: handler as never
+    })
+  }
+  app.route({
+    method: app.supportedMethods.filter(method => !allow.includes(method)),
+    url,
+    schema: hidden,
+    onRequest: function refuseAdminMethod (request, _reply, done) {
+      done(apiErrors.methodNotAllowed(request.method, allow))
+    },
+    /* c8 ignore next: never runs, onRequest refuses every request of this route */
+    handler: function unreachable () {}
+  })
+}
+
+/** A success in the device's envelope. */
+export function ok (reply: FastifyReply, content: unknown, status = 200): FastifyReply {
+  return reply.code(status).type(JSON_CONTENT_TYPE).send(JSON.stringify({ result: { success: true, httpCode: status }, content }))
+}
+
+/** A 400 listing each problem of a body as 'path: problem'. */
+export function invalidBody (problems: ValueProblem[]): ApiError {
+  return apiErrors.invalidBody(problems.map(formatValueProblem).join('; '))
+}
+
+/** The admin plugin's validator: TypeBox checks a body, and a mistake is a 400 naming each JSON path. */
+export function validateWithTypeBox (schema: TSchema) {
+  const check = TypeCompiler.Compile(schema)
+  return function validate (value: unknown) {
+    return check.Check(value) ? { value } : { error: invalidBody(listValueProblems(check, value)) }
+  }
+}
+
+/** The admin API's bearer check: the admin token, and nothing else, opens it. */
+export function requireAdminToken (policy: TokenPolicy): onRequestHookHandler {
+  return function requireAdminToken (request, _reply, done) {
+    const outcome = policy.judge(request.headers.authorization)
+    done(outcome === 'accepted' ? undefined : apiErrors.adminUnauthorized(outcome))
+  }
+}

@@ -1,0 +1,114 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { ValueErrorType } from '@sinclair/typebox/errors'
+import type { FastifyBaseLogger } from 'fastify'
+import { DelaySchema } from '../util/delay.js'
+import { GenerateSizeSchema } from '../data/generate-size.js'
+import { DEFAULT_JOURNAL_SIZE } from '../control/journal.js'
+import { DEFAULT_LIMITS } from './limits.js'
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+export const OptionsSchema = Type.Object({
+  /** TCP port to listen on; 0 picks a free one. */
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  /** Interface to listen on. */
+  host: Type.String({ minLength: 1 }),
+  /** PEM certificate file (its chain may follow) to serve HTTPS with; needs tlsKey. */
+  tlsCert: Type.Optional(Type.String({ minLength: 1 })),
+  /** PEM private key file of tlsCert. */
+  tlsKey: Type.Optional(Type.String({ minLength: 1 })),
+  /** Serve HTTPS with a certificate generated at start for localhost, 127.0.0.1, ::1, this machine's name and the host. */
+  tlsSelfSigned: Type.Boolean(),
+  /** A fixture file or a folder of them; the bundled demo data when absent. */
+  fixtures: Type.Optional(Type.String({ minLength: 1 })),
+  /** Accepted bearer tokens; when empty, any non-empty token is accepted. */
+  tokens: Type.Array(Type.String({ minLength: 1, pattern: '^\\S+$' })),
+  /** Origins a browser may call from; when empty, any origin. */
+  corsOrigins: Type.Array(Type.String({ minLength: 1 })),
+  /** pino level, or silent. */
+  logLevel: Type.Union(LOG_LEVELS.map(level => Type.Literal(level))),
+  /** Human-readable logs instead of JSON lines. */
+  prettyLogs: Type.Boolean(),
+  /** Seed of every random choice (generated data, delay ranges), so a run can be repeated. */
+  seed: Type.Integer({ minimum: 0, maximum: 4294967295 }),
+  /** Largest request line plus headers, in bytes; it also bounds how long an id in the path can be. */
+  maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 }),
+  /** Milliseconds a client has to send the request line and headers (a longer request time-out is shortened to it); 0 for no limit. */
+  headersTimeout: Type.Integer({ minimum: 0, maximum: 3600000 }),
+  /** Milliseconds a client has to send a whole request, body included; 0 for no limit. */
+  requestTimeout: Type.Integer({ minimum: 0, maximum: 3600000 }),
+  /** Milliseconds an idle keep-alive connection stays open. */
+  keepAliveTimeout: Type.Integer({ minimum: 1, maximum: 3600000 }),
+  /** Connections held at once; any more are closed unanswered. 0 for no cap. */
+  maxConnections: Type.Integer({ minimum: 0 }),
+  /** Reload the fixtures when they change on disk; a bad edit is logged and the last good data kept. */
+  watch: Type.Boolean(),
+  /** Serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see seed). */
+  generate: Type.Optional(GenerateSizeSchema),
+  /** Bearer token of the admin API under /__admin/; without it the admin API is off. */
+  adminToken: Type.Optional(Type.String({ minLength: 1, pattern: '^\\S+$' })),
+  /** Delay of every API request: milliseconds, or { min, max } for a random one (see seed). */
+  latency: Type.Optional(DelaySchema),
+  /** Let a request ask for its own fault with `Prefer: code=503` or `Prefer: delay=800`. */
+  allowPrefer: Type.Boolean(),
+  /** How many requests the journal keeps, the oldest dropped first; 0 keeps none. */
+  journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 })
+}, { additionalProperties: false })
+export type ResolvedOptions = Static<typeof OptionsSchema>
+
+/** What startMockNvr takes: every field optional, plus in-memory data or your own logger. */
+export type MockNvrOptions = Partial<ResolvedOptions> & {
+  /** Serve this instead of fixture files; validated exactly like a fixture file. */
+  data?: unknown
+  /** A pino-compatible logger to use instead of building one from logLevel. */
+  logger?: FastifyBaseLogger
+}
+
+/** Defaults for programmatic use: a free port and no log output, as a test double wants. */
+export const LIBRARY_DEFAULTS: ResolvedOptions = {
+  port: 0,
+  host: '127.0.0.1',
+  tlsSelfSigned: false,
+  tokens: [],
+  corsOrigins: [],
+  logLevel: 'silent',
+  prettyLogs: false,
+  seed: 1,
+  maxHeaderSize: 65536,
+  ...DEFAULT_LIMITS,
+  watch: false,
+  allowPrefer: false,
+  journalSize: DEFAULT_JOURNAL_SIZE
+}
+
+export class OptionsError extends Error {
+  constructor (message: string) {
+    super(message)
+    this.name = 'OptionsError'
+  }
+}
+
+const checkOptions = TypeCompiler.Compile(OptionsSchema)
+
+/** Fills in defaults and checks the result; a bad value throws OptionsError naming the option. */
+export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<MockNvrOptions, 'data' | 'logger'> {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
+  const { data, logger, ...options } = { ...LIBRARY_DEFAULTS, ...defined } as MockNvrOptions & ResolvedOptions
+  const error = checkOptions.Errors(options).First()
+  if (error !== undefined) {
+    const name = error.path.split('/')[1] as string
+    if (!(name in OptionsSchema.properties)) throw new OptionsError(`option ${name} is not known`)
+    // A token, even a malformed one, is never echoed.
+    const value = SECRET_OPTIONS.has(name) ? '' : ` ${describeValue(error.value)}`
+    const problem = error.type === ValueErrorType.Union && typeof error.schema.description === 'string' ? `expected ${error.schema.description}` : error.message.toLowerCase()
+    throw new OptionsError(`option ${name}${value} is invalid: ${problem}`)
+  }
+  return { ...options, data, logger }
+}
+
+const SECRET_OPTIONS = new Set(['tokens', 'adminToken'])
+
+function describeValue (value: unknown): string {
+  return `(${String(JSON.stringify(value))})`
+}

@@ -1,0 +1,103 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import type { FastifyRequest } from 'fastify'
+import { DelaySchema, toDelayRange, type DelayRange } from '../../util/delay.js'
+import { IdSchema } from '../../wire/schemas.js'
+import { formatValueProblem, listValueProblems, type ValueProblem } from '../../util/value-errors.js'
+
+/** The two operations of the device API, as a fault's `route` names them. */
+const OperationSchema = Type.Union([Type.Literal('list'), Type.Literal('retrieve')], {
+  description: '"list" or "retrieve"'
+})
+export type Operation = Static<typeof OperationSchema>
+
+/**
+ * What to do to matching requests, and which: an answer (status, drop or malformed) and/or a delay,
+ * for every request or one route or one camera, for the next `times` requests or until cleared.
+ */
+export const FaultSpecSchema = Type.Object({
+  /** Answer with this status, in the error envelope. */
+  status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
+  /** The envelope's message, instead of "Injected fault: 503 Service Unavailable." */
+  message: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  /** Seconds for Retry-After; sent on 429 and 503 anyway (default 1), and on any status when given. */
+  retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+  /** Close the connection without answering. */
+  drop: Type.Optional(Type.Literal(true)),
+  /** Answer as usual, but with the JSON body cut off halfway. */
+  malformed: Type.Optional(Type.Literal(true)),
+  /** Wait this long first (instead of --latency); alone, it only slows the request down. */
+  delay: Type.Optional(DelaySchema),
+  /** Only requests of this operation. */
+  route: Type.Optional(OperationSchema),
+  /** Only requests for this camera id. */
+  camera: Type.Optional(IdSchema),
+  /** Only the next N matching requests; until cleared when absent. */
+  times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 }))
+}, { additionalProperties: false })
+/** A fault to inject, as `injectFault()` and `POST /__admin/faults` take it. */
+export type FaultSpec = Static<typeof FaultSpecSchema>
+
+/** An injected fault: its spec, its id, and how many requests it still applies to (null: until cleared). */
+export type Fault = FaultSpec & { id: string, remaining: number | null }
+
+/** A fault spec that cannot be injected; `problems` lists each JSON path and what is wrong there. */
+export class InvalidFaultError extends Error {
+  readonly problems: ValueProblem[]
+
+  constructor (problems: ValueProblem[]) {
+    super(`Invalid fault: ${problems.map(formatValueProblem).join('; ')}`)
+    this.name = 'InvalidFaultError'
+    this.problems = problems
+  }
+}
+
+const checkFaultSpec = TypeCompiler.Compile(FaultSpecSchema)
+const ANSWERS = ['status', 'drop', 'malformed'] as const
+
+/** Checks a fault spec as given by a user; returns it typed, or throws InvalidFaultError. */
+export function parseFaultSpec (value: unknown): FaultSpec {
+  if (!checkFaultSpec.Check(value)) throw new InvalidFaultError(listValueProblems(checkFaultSpec, value))
+  const problems = combinationProblems(value)
+  if (problems.length > 0) throw new InvalidFaultError(problems)
+  return value
+}
+
+// What the schema cannot say: one answer at most, something to do, and fields that need a status.
+function combinationProblems (spec: FaultSpec): ValueProblem[] {
+  const answers = ANSWERS.filter(answer => spec[answer] !== undefined)
+  const problems: ValueProblem[] = []
+  if (answers.length > 1) problems.push({ path: `/${answers[1] as string}`, message: `cannot be combined with ${answers[0] as string}: a request gets one answer` })
+  if (answers.length === 0 && spec.delay === undefined) problems.push({ path: '', message: 'needs status, drop, malformed or delay: what should happen to the requests' })
+  for (const field of ['message', 'retryAfter'] as const) {
+    if (spec[field] !== undefined && spec.status === undefined) problems.push({ path: `/${field}`, message: 'only goes with status' })
+  }
+  if (spec.delay !== undefined) {
+    const range = toDelayRange(spec.delay)
+    if (typeof range === 'string') problems.push({ path: '/delay', message: range })
+  }
+  return problems
+}
+
+/** Whether a fault's scope takes in this request: every request, or the given route and/or camera. */
+export function appliesTo ({ route, camera }: FaultSpec, request: FastifyRequest): boolean {
+  if (route === undefined && camera === undefined) return true
+  const operation = operationOf(request)
+  if (operation === undefined) return false
+  return (route === undefined || route === operation) &&
+    (camera === undefined || camera === (request.params as { id: string }).id)
+}
+
+/** The delay of a checked spec as a range, if it has one. */
+export function delayRangeOf ({ delay }: FaultSpec): DelayRange | undefined {
+  // parseFaultSpec refused a backwards range, so this is always a range.
+  return delay === undefined ? undefined : toDelayRange(delay) as DelayRange
+}
+
+/** Which of the two operations a request is; undefined for another method or path. */
+function operationOf (request: FastifyRequest): Operation | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
+  const params = request.params as { id?: unknown, line_id?: unknown } | null
+  if (typeof params?.id !== 'string') return undefined
+  return typeof params.line_id === 'string' ? 'retrieve' : 'list'
+}

@@ -1,0 +1,129 @@
+import type { FastifyRequest } from 'fastify'
+import { ADMIN_PREFIX } from '../admin-api/routes.js'
+import { isUnder } from '../wire/area-guard.js'
+import { API_PREFIX } from '../device-api/routes.js'
+
+/** Requests the journal keeps by default; older ones are dropped first. */
+export const DEFAULT_JOURNAL_SIZE = 1000
+
+/** What the journal reads of a request: Fastify's, or the fast path's few fields. */
+export type RecordedRequest = Pick<FastifyRequest, 'method' | 'url' | 'params'> & { injectedFault?: string | null }
+
+/** One request mock-nvr answered (or dropped), as the journal reports it. */
+export interface JournalEntry {
+  method: string
+  /** The path as sent, without the query string. */
+  path: string
+  /** The URL as sent, query string included. */
+  url: string
+  /** Path parameters after percent-decoding, e.g. { id: 'cam-1', line_id: 'line-2' }. */
+  params: Record<string, string>
+  /** Whether the bearer token was accepted; null where none is needed (outside /nvr/v1, CORS preflights). */
+  authenticated: boolean | null
+  /** The status answered; null when the connection was dropped on purpose. */
+  status: number | null
+  /** The id of the injected fault that shaped the answer, 'prefer' for a Prefer header; null otherwise. */
+  fault: string | null
+  /** When the request arrived, as an ISO timestamp. */
+  time: string
+  /** Milliseconds from arrival to the end of the answer. */
+  durationMs: number
+}
+
+/**
+ * The last N requests in a ring buffer of parallel arrays allocated once: recording one is a few
+ * writes into slots that already exist, so an idle journal costs next to nothing per request.
+ */
+export class RequestJournal {
+  readonly capacity: number
+  readonly #methods: string[]
+  readonly #urls: string[]
+  readonly #params: Array<unknown>
+  readonly #statuses: Uint16Array
+  readonly #faults: Array<string | null>
+  readonly #completedAt: Float64Array
+  readonly #durations: Float64Array
+  #next = 0
+  #size = 0
+  #total = 0
+
+  constructor (capacity = DEFAULT_JOURNAL_SIZE) {
+    this.capacity = capacity
+    this.#methods = new Array<string>(capacity).fill('')
+    this.#urls = new Array<string>(capacity).fill('')
+    this.#params = new Array<unknown>(capacity).fill(null)
+    this.#faults = new Array<string | null>(capacity).fill(null)
+    this.#statuses = new Uint16Array(capacity)
+    this.#completedAt = new Float64Array(capacity)
+    this.#durations = new Float64Array(capacity)
+  }
+
+  /** Requests recorded since the start or the last clear(), dropped ones included. */
+  get total (): number {
+    return this.#total
+  }
+
+  /** Records a request whose answer ended; status 0 means none was sent. Admin calls are not recorded. */
+  record (request: RecordedRequest, status: number, durationMs: number): void {
+    const url = request.url
+    if (this.capacity === 0 || url.startsWith(ADMIN_PREFIX)) return
+    const slot = this.#next
+    this.#methods[slot] = request.method
+    this.#urls[slot] = url
+    this.#params[slot] = request.params
+    // Requests Fastify refuses before routing are built without decorations: no injectedFault there.
+    this.#faults[slot] = request.injectedFault ?? null
+    this.#statuses[slot] = status
+    this.#completedAt[slot] = Date.now()
+    this.#durations[slot] = durationMs
+    this.#next = slot + 1 === this.capacity ? 0 : slot + 1
+    if (this.#size < this.capacity) this.#size++
+    this.#total++
+  }
+
+  /** The recorded requests, oldest first. */
+  entries (): JournalEntry[] {
+    const entries: JournalEntry[] = []
+    const first = this.#size < this.capacity ? 0 : this.#next
+    for (let offset = 0; offset < this.#size; offset++) entries.push(this.#entry((first + offset) % this.capacity))
+    return entries
+  }
+
+  clear (): void {
+    this.#next = 0
+    this.#size = 0
+    this.#total = 0
+    this.#params.fill(null)
+  }
+
+  #entry (slot: number): JournalEntry {
+    const url = this.#urls[slot] as string
+    const method = this.#methods[slot] as string
+    const status = this.#statuses[slot] as number
+    const fault = this.#faults[slot] as string | null
+    const durationMs = Math.round((this.#durations[slot] as number) * 1000) / 1000
+    const query = url.indexOf('?')
+    return {
+      method,
+      path: query === -1 ? url : url.slice(0, query),
+      url,
+      params: { ...(this.#params[slot] as Record<string, string> | null) },
+      authenticated: judgedAuthentication(url, method, status, fault),
+      status: status === 0 ? null : status,
+      fault,
+      time: new Date((this.#completedAt[slot] as number) - durationMs).toISOString(),
+      durationMs
+    }
+  }
+}
+
+// Worked out when read, not when recorded: under /nvr/v1 the bearer check runs first and every refusal
+// is a 401, so a 401 that no fault injected is a refusal, and every other answer came after acceptance.
+function judgedAuthentication (url: string, method: string, status: number, fault: string | null): boolean | null {
+  if (!isUnder(url, API_PREFIX)) return null
+  if (fault !== null) return true
+  if (status === 401) return false
+  // A CORS preflight is answered before the bearer check, which it never needs.
+  if (method === 'OPTIONS' && status === 204) return null
+  return true
+}

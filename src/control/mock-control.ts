@@ -1,0 +1,88 @@
+import type { DataStore } from '../data/data-store.js'
+import type { Fault } from './faults/fault-spec.js'
+import { FaultControl, type FaultControlOptions } from './faults/fault-control.js'
+import { datasetFromData, type Dataset } from '../data/fixtures.js'
+import { RequestJournal, type JournalEntry } from './journal.js'
+import type { FixtureData } from '../wire/schemas.js'
+
+export interface MockControlOptions extends Omit<FaultControlOptions, 'journal'> {
+  store: DataStore
+  /** How many requests the journal keeps; 0 keeps none. */
+  journalSize?: number
+}
+
+/** How much is served, as the answers of use() and resetData() report it. */
+export interface DataSummary {
+  cameras: number
+  countingLines: number
+}
+
+/**
+ * Everything a test can change or ask at run time: the data, the faults, the request journal.
+ * The startMockNvr handle and the admin API both go through it, so they cannot drift apart.
+ */
+export class MockControl {
+  readonly store: DataStore
+  readonly faults: FaultControl
+  readonly journal: RequestJournal
+
+  constructor ({ store, journalSize, ...faultOptions }: MockControlOptions) {
+    this.store = store
+    this.journal = new RequestJournal(journalSize)
+    this.faults = new FaultControl({ ...faultOptions, journal: this.journal })
+  }
+
+  /** Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing changes. */
+  use (data: unknown, source = 'data'): DataSummary {
+    const dataset = datasetFromData(data, source)
+    this.store.replace(dataset)
+    return summarize(dataset)
+  }
+
+  /** The data being served, in the shape of a fixture file. */
+  data (): FixtureData {
+    const { cameraIds, lines } = this.store.current.dataset
+    return { cameras: cameraIds.map(id => ({ id })), counting_lines: lines }
+  }
+
+  /** Serves the start-up data again (with watch mode on, what the fixture files now hold). */
+  resetData (): DataSummary {
+    this.store.reset()
+    const { cameras, lineCount } = this.store.current
+    return { cameras: cameras.size, countingLines: lineCount }
+  }
+
+  /** The requests received, oldest first; admin calls are not in it. */
+  requests (): JournalEntry[] {
+    return this.journal.entries()
+  }
+
+  resetRequests (): void {
+    this.journal.clear()
+  }
+
+  /** Injects a fault; throws InvalidFaultError naming each problem of the spec. */
+  injectFault (spec: unknown): Fault {
+    return this.faults.inject(spec)
+  }
+
+  listFaults (): Fault[] {
+    return this.faults.list()
+  }
+
+  /** Clears one fault by id (false when there is none), or all of them. */
+  clearFaults (id?: string): boolean {
+    return this.faults.clear(id)
+  }
+
+  /** Back to the start: the start-up data, no faults, an empty journal, the random delays' sequence from its start. */
+  reset (): void {
+    this.store.reset()
+    this.faults.reset()
+    this.journal.clear()
+  }
+}
+
+function summarize ({ cameraIds, lines }: Dataset): DataSummary {
+  return { cameras: cameraIds.length, countingLines: lines.length }
+}

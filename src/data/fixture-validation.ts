@@ -1,0 +1,60 @@
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { FixtureDataSchema, type FixtureData } from '../wire/schemas.js'
+import { listValueProblems } from '../util/value-errors.js'
+
+/** One thing wrong in fixture data: where (file and JSON Pointer) and what. */
+export interface FixtureProblem {
+  file: string
+  path: string
+  message: string
+}
+
+const MAX_REPORTED_PROBLEMS = 20
+
+/** Fixture data that cannot be served. Its message lists every problem, one per line. */
+export class FixtureError extends Error {
+  readonly problems: FixtureProblem[]
+
+  constructor (problems: FixtureProblem[]) {
+    const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).map(formatProblem)
+    if (problems.length > shown.length) shown.push(`…and ${problems.length - shown.length} more`)
+    super(`Invalid fixtures:\n${shown.map(line => `  ${line}`).join('\n')}`)
+    this.name = 'FixtureError'
+    this.problems = problems
+  }
+}
+
+export function formatProblem ({ file, path, message }: FixtureProblem): string {
+  return path === '' ? `${file}: ${message}` : `${file}: ${path}: ${message}`
+}
+
+const checkFixtureData = TypeCompiler.Compile(FixtureDataSchema)
+
+/** Checks one file's content against the wire schema; returns it typed, or throws FixtureError. */
+export function validateFixtureData (value: unknown, file: string): FixtureData {
+  if (checkFixtureData.Check(value)) {
+    const problems = impossibleTimestamps(value, file)
+    if (problems.length > 0) throw new FixtureError(problems)
+    return value
+  }
+  throw new FixtureError(listValueProblems(checkFixtureData, value).map(problem => ({ file, ...problem })))
+}
+
+function impossibleTimestamps (data: FixtureData, file: string): FixtureProblem[] {
+  const problems: FixtureProblem[] = []
+  data.counting_lines?.forEach((line, index) => {
+    for (const field of ['created', 'updated'] as const) {
+      const value = line[field]
+      if (!isRealInstant(value)) {
+        problems.push({ file, path: `/counting_lines/${index}/${field}`, message: `"${value}" is not a real date and time` })
+      }
+    }
+  })
+  return problems
+}
+
+// The pattern admits 2024-02-30T25:61:00.000Z; Date rolls such values over, so a round trip exposes them.
+function isRealInstant (timestamp: string): boolean {
+  const date = new Date(timestamp)
+  return !Number.isNaN(date.getTime()) && date.toISOString() === timestamp
+}

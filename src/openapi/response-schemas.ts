@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox'
+import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema } from '../wire/schemas.js'
+
+const header = (description: string) => Type.String({ description })
+
+/**
+ * Every error an operation under /nvr/v1 can answer with, for the route schemas and so the OpenAPI
+ * document. The error handler sends the envelope as text, so these schemas document rather than shape it.
+ */
+const errorResponses = {
+  400: Type.Ref(ErrorEnvelopeSchema, { description: 'The path holds malformed percent-encoding' }),
+  401: Type.Ref(ErrorEnvelopeSchema, {
+    description: 'No bearer token, a malformed one, or one not accepted; checked before anything else',
+    headers: { 'WWW-Authenticate': header('Bearer realm="mock-nvr", with error="invalid_request" or error="invalid_token" when a token was sent') }
+  }),
+  404: Type.Ref(ErrorEnvelopeSchema, { description: 'No such camera, or no such counting line in that camera' }),
+  405: Type.Ref(ErrorEnvelopeSchema, {
+    description: 'Another method than GET or HEAD on this path (a plain OPTIONS too; a CORS preflight is answered)',
+    headers: { Allow: header('GET, HEAD') }
+  }),
+  429: Type.Ref(ErrorEnvelopeSchema, {
+    description: 'A fault injected on purpose: too many requests',
+    headers: { 'Retry-After': header('Seconds to wait, when the fault sets it') }
+  }),
+  431: Type.Ref(ErrorEnvelopeSchema, { description: 'Request line and headers are larger than --max-header-size; the connection closes' }),
+  500: Type.Ref(ErrorEnvelopeSchema, { description: 'A fault injected on purpose: an internal error' }),
+  503: Type.Ref(ErrorEnvelopeSchema, {
+    description: 'A fault injected on purpose: the device is unavailable',
+    headers: { 'Retry-After': header('Seconds to wait, when the fault sets it') }
+  })
+}
+
+/** /healthz needs no token and takes no parameters: only the header limit can refuse it. */
+export const healthErrorResponses = { 431: errorResponses[431] }
+
+export const listResponses = {
+  200: Type.Ref(CountingLineListEnvelopeSchema, { description: 'The counting lines of the camera, in fixture order; an empty array for a camera without lines' }),
+  ...errorResponses
+}
+
+export const retrieveResponses = {
+  200: Type.Ref(CountingLineEnvelopeSchema, { description: 'The counting line' }),
+  ...errorResponses
+}

@@ -1,0 +1,36 @@
+import fc from 'fast-check'
+import t from 'tap'
+import { checkAnswer } from '../helpers/answer-invariants.js'
+import { MockControl } from '../../src/control/mock-control.js'
+import { DataStore } from '../../src/data/data-store.js'
+import { datasetFromData } from '../../src/data/fixtures.js'
+import { build } from '../helpers/app.js'
+import {
+  ACCEPTED_TOKEN, ADMIN_TOKEN, body, credentials, headerObject, HOSTILE_DATA, method, otherHeaders, PROPERTY_SEED, propertyRuns, target
+} from '../helpers/hostile-requests.js'
+
+const RUNS = propertyRuns(400)
+
+t.test(`generated requests always get an answer the contract allows (inject, seed ${PROPERTY_SEED}, ${RUNS} runs)`, async t => {
+  const control = new MockControl({ store: new DataStore(datasetFromData(HOSTILE_DATA)) })
+  const app = await build(t, { control, tokens: [ACCEPTED_TOKEN], adminToken: ADMIN_TOKEN })
+  await fc.assert(fc.asyncProperty(method, target, credentials, otherHeaders, body, async (verb, { path, found }, auth, other, payload) => {
+    // A URL that no client can send (a raw line break) is not a request at all.
+    fc.pre(URL.canParse(path, 'http://localhost'))
+    const headers = headerObject(auth, other)
+    const response = await app.inject({ method: verb as 'GET', url: path, headers, ...(payload === undefined ? {} : { payload }) })
+    // inject resolves the URL as any client would (`/nvr/v1/..` is `/`): judge by what the server received.
+    const received = response.raw.req.url as string
+    checkAnswer({ method: verb, path: received, headers, accepted: auth.authorization !== undefined && auth.accepted, admin: auth.admin, found }, {
+      status: response.statusCode,
+      headers: response.headers,
+      body: response.body
+    })
+    // An admin call may change the data or inject a fault on purpose; the next request starts afresh.
+    if (auth.admin === true) control.reset()
+  }), { seed: PROPERTY_SEED, numRuns: RUNS })
+
+  const after = await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines/line-1', headers: { authorization: `Bearer ${ACCEPTED_TOKEN}` } })
+  t.equal(after.statusCode, 200, 'the server answers normally afterwards')
+  t.equal(after.json().content.id, 'line-1')
+})

@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { VERSION } from '../../src/util/version.js'
+import { runCli } from '../helpers/cli-process.js'
+
+// npm start, the published bin and the Docker image run dist/cli.js, an esbuild bundle: build one the
+// same way, beside dist/ so that it finds the fixtures and package.json as dist/cli.js does, and use it.
+const run = promisify(execFile)
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const folder = await mkdtemp(join(ROOT, '.bundle-test-'))
+t.teardown(() => rm(folder, { recursive: true, force: true }))
+const bundle = join(folder, 'cli.js')
+await run(process.execPath, [join(ROOT, 'scripts', 'bundle-cli.js'), bundle])
+
+t.test('the bundled CLI serves the API, the API page with its files, and stops cleanly', async t => {
+  const cli = runCli(['--port', '0', '--log-level', 'warn'], {}, bundle)
+  const url = await cli.ready
+  const list = await fetch(`${url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: { authorization: 'Bearer demo-token' } })
+  t.equal(list.status, 200)
+  t.equal(((await list.json()) as { content: unknown[] }).content.length, 2, 'the bundled fixtures')
+  t.equal((await fetch(`${url}/nvr/v1/cameras/cam-lobby/counting_lines`)).status, 401)
+  const page = await fetch(`${url}/docs/`)
+  t.equal(page.status, 200)
+  t.match(await page.text(), 'swagger-ui-bundle.js')
+  const script = await fetch(`${url}/docs/static/swagger-ui-bundle.js`)
+  t.equal(script.status, 200, 'the page files are found from the bundle')
+  t.ok((await script.arrayBuffer()).byteLength > 100_000)
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exit, 0)
+})
+
+t.test('the bundled CLI prints its version, the OpenAPI document, and refuses a bad flag', async t => {
+  t.equal((await run(process.execPath, [bundle, '--version'])).stdout, `${VERSION}\n`)
+  const document = JSON.parse((await run(process.execPath, [bundle, 'openapi'])).stdout) as { openapi: string }
+  t.equal(document.openapi, '3.1.0')
+  const refused = runCli(['--port', 'eighty'], {}, bundle)
+  t.equal(await refused.exit, 2)
+  t.match(refused.stderr(), "--port must be a whole number, not 'eighty'")
+})

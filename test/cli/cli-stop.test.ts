@@ -1,0 +1,117 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { connect } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { runCli } from '../helpers/cli-process.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CLI = join(ROOT, 'src', 'cli.ts')
+const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
+
+/** The process and all its descendants, from ps. */
+function tree (pid: number): number[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=']).toString().trim().split('\n').map(row => row.trim().split(/\s+/).map(Number))
+  const found = [pid]
+  for (let i = 0; i < found.length; i++) for (const [child, parent] of rows) if (parent === found[i]) found.push(child as number)
+  return found
+}
+
+const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
+
+/** Resolves once none of the processes is left; bounded by the test's timeout. */
+async function allGone (pids: number[]): Promise<void> {
+  while (pids.some(alive)) await new Promise(resolve => setTimeout(resolve, 20))
+}
+
+/** Resolves with the connection's outcome: 'refused' once nothing listens. */
+async function portState (url: string): Promise<string> {
+  const { port } = new URL(url)
+  const socket = connect(Number(port), '127.0.0.1')
+  try {
+    await once(socket, 'connect')
+    return 'open'
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'error'
+  } finally {
+    socket.destroy()
+  }
+}
+
+function waitReady (child: ReturnType<typeof spawn>): Promise<string> {
+  let output = ''
+  return new Promise((resolve, reject) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk
+      const match = /mock-nvr listening on (\S+?)\r?\n/.exec(output)
+      if (match !== null) resolve(match[1] as string)
+    })
+    child.once('exit', code => reject(new Error(`exited with ${String(code)} before ready: ${output}`)))
+  })
+}
+
+// The start script from package.json, in a project of its own whose dist/cli.js runs the CLI from source.
+t.test('SIGTERM or SIGINT to npm start stops the server: the port closes and no process is left', async t => {
+  const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  const project = await mkdtemp(join(ROOT, '.start-test-'))
+  t.teardown(() => rm(project, { recursive: true, force: true }))
+  await mkdir(join(project, 'dist'))
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'start-test', type: 'module', private: true, scripts: { start: scripts.start } }))
+  await writeFile(join(project, 'dist', 'cli.js'), `await import(${JSON.stringify(CLI)})\n`)
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const npm = spawn('npm', ['start', '--', '--port', '0', '--log-level', 'silent'], {
+      cwd: project,
+      env: { ...process.env, NODE_OPTIONS: '--import=tsx', FORCE_COLOR: '0' }
+    })
+    const url = await waitReady(npm)
+    const pids = tree(npm.pid as number)
+    npm.kill(signal)
+    await once(npm, 'exit')
+    await allGone(pids)
+    t.equal(await portState(url), 'ECONNREFUSED', `${signal}: the port is closed`)
+  }
+})
+
+t.test('the bin stops on SIGTERM as the process the user started', async t => {
+  const run = runCli(['--port', '0', '--log-level', 'silent'])
+  const url = await run.ready
+  run.child.kill('SIGTERM')
+  t.equal(await run.exit, 0)
+  t.equal(await portState(url), 'ECONNREFUSED')
+})
+
+t.test('a second signal while closing exits 1 at once', async t => {
+  const run = runCli(['--port', '0', '--log-level', 'silent', '--latency', '5000'])
+  const url = await run.ready
+  // A slow request in flight holds the close open.
+  const slow = fetch(`${url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: { authorization: 'Bearer x' } }).catch(() => undefined)
+  run.child.kill('SIGTERM')
+  run.child.kill('SIGINT')
+  t.equal(await run.exit, 1)
+  await slow
+})
+
+function hasScript (): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+// An SSH drop or a closed tab: the terminal's script(1) is killed, the CLI gets SIGHUP and its terminal is gone.
+t.test('a terminal that goes away stops the CLI', { skip: hasScript() ? false : 'script(1) from util-linux is not installed' }, async t => {
+  const pidFile = join(await mkdtemp(join(ROOT, '.pty-test-')), 'pid')
+  t.teardown(() => rm(join(pidFile, '..'), { recursive: true, force: true }))
+  const command = `echo $$ > ${quote(pidFile)}; exec ${[process.execPath, ...process.execArgv, CLI, '--port', '0'].map(quote).join(' ')}`
+  const terminal = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
+  const url = await waitReady(terminal)
+  const cli = Number(await readFile(pidFile, 'utf8'))
+  t.ok(alive(cli))
+  terminal.kill('SIGKILL')
+  await allGone([cli])
+  t.equal(await portState(url), 'ECONNREFUSED')
+})

@@ -1,0 +1,32 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
+
+function hasScript (): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+// util-linux's script(1) runs the CLI on a pseudo-terminal, as a person's shell would.
+t.test('on a terminal the logs are pretty lines, not JSON', { skip: hasScript() ? false : 'script(1) from util-linux is not installed' }, async t => {
+  const command = [process.execPath, ...process.execArgv, CLI, '--port', '0', '--token', 'secret-token'].map(quote).join(' ')
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk
+    if (output.includes('mock-nvr listening on http://127.0.0.1:')) child.kill('SIGTERM')
+  })
+  const [code] = await once(child, 'exit')
+  t.equal(code, 0)
+  t.match(output, /INFO: serving counting lines\r?\n\s+source: /)
+  t.notMatch(output, /\{"level":/)
+  t.notMatch(output, /secret-token/)
+})

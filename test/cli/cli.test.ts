@@ -1,0 +1,73 @@
+import { createServer } from 'node:net'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import t from 'tap'
+import { FixtureError } from '../../src/data/fixture-validation.js'
+import { describeStartFailure } from '../../src/cli/start-failure.js'
+import { VERSION } from '../../src/util/version.js'
+import { runCli } from '../helpers/cli-process.js'
+
+t.test('--port 0 prints one ready line with the URL, serves, and SIGTERM exits 0', async t => {
+  const run = runCli(['--port', '0', '--log-level', 'silent', '--token', 'cli-token'])
+  const url = await run.ready
+  t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/)
+  const response = await fetch(`${url}/nvr/v1/cameras/cam-entrance-main/counting_lines`, { headers: { authorization: 'Bearer cli-token' } })
+  t.equal(response.status, 200)
+  t.equal(((await response.json()) as { content: unknown[] }).content.length, 3)
+  run.child.kill('SIGTERM')
+  t.equal(await run.exit, 0)
+  t.equal(run.stdout(), `mock-nvr listening on ${url}\n`, 'silent logs leave only the ready line')
+})
+
+t.test('environment twins configure it, and SIGINT exits 0 too', async t => {
+  const run = runCli([], { MOCK_NVR_PORT: '0', MOCK_NVR_LOG_LEVEL: 'info', MOCK_NVR_PRETTY_LOGS: 'false' })
+  const url = await run.ready
+  t.equal((await fetch(`${url}/healthz`)).status, 200)
+  run.child.kill('SIGINT')
+  t.equal(await run.exit, 0)
+  t.match(run.stdout(), /"msg":"no --token configured: any non-empty bearer token is accepted"/)
+  t.match(run.stdout(), /"msg":"serving counting lines"/)
+})
+
+t.test('--help and --version print and exit 0', async t => {
+  const help = runCli(['--help'])
+  t.equal(await help.exit, 0)
+  t.match(help.stdout(), /Usage: mock-nvr \[options\]/)
+  t.match(help.stdout(), /MOCK_NVR_PORT/)
+  const version = runCli(['--version'])
+  t.equal(await version.exit, 0)
+  t.equal(version.stdout(), `${VERSION}\n`)
+})
+
+t.test('usage mistakes exit 2 with a message and no stack trace', async t => {
+  for (const args of [['--colour'], ['--port', '70000']]) {
+    const run = runCli(args)
+    t.equal(await run.exit, 2, args.join(' '))
+    t.match(run.stderr(), /^mock-nvr: /)
+    t.notMatch(run.stderr(), /\n\s+at /)
+  }
+})
+
+t.test('bad fixtures exit 1 naming the file, the JSON path and the problem', async t => {
+  const dir = t.testdir({ 'bad.json': JSON.stringify({ counting_lines: [{ id: 'x' }] }) })
+  const run = runCli(['--port', '0', '--fixtures', dir])
+  t.equal(await run.exit, 1)
+  t.match(run.stderr(), `mock-nvr: Invalid fixtures:\n  ${join(dir, 'bad.json')}: /counting_lines/0/camera_id: is missing`)
+  t.notMatch(run.stderr(), /\n\s+at /)
+})
+
+t.test('a port in use exits 1 with a clear message', async t => {
+  const blocker = createServer().listen(0, '127.0.0.1')
+  await once(blocker, 'listening')
+  t.teardown(() => blocker.close())
+  const { port } = blocker.address() as { port: number }
+  const run = runCli(['--port', String(port), '--log-level', 'silent'])
+  t.equal(await run.exit, 1)
+  t.equal(run.stderr(), `mock-nvr: cannot listen: port ${port} on 127.0.0.1 is already in use\n`)
+})
+
+t.test('start failures are described in one sentence', async t => {
+  t.equal(describeStartFailure(new FixtureError([{ file: 'a.json', path: '', message: 'oops' }])), 'Invalid fixtures:\n  a.json: oops')
+  t.equal(describeStartFailure(Object.assign(new Error('x'), { code: 'EADDRNOTAVAIL', address: '192.0.2.1' })), 'cannot listen: 192.0.2.1 is not an address of this machine')
+  t.equal(describeStartFailure(new Error('something odd')), 'cannot start: something odd')
+})

@@ -1,0 +1,87 @@
+import t from 'tap'
+import { startMockNvr } from '../../src/index.js'
+import { AUTH } from '../helpers/app.js'
+import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
+
+t.test('each request is recorded with method, path, params, authentication, status and time', async t => {
+  const { app, control } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
+  const before = Date.now()
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines?limit=5', headers: AUTH })
+  await app.inject({ method: 'HEAD', url: '/nvr/v1/cameras/cam-2/counting_lines/line%2D3', headers: AUTH })
+  const entries = control.requests()
+  t.equal(entries.length, 2)
+  t.strictSame(entries.map(({ time, durationMs, ...entry }) => entry), [
+    { method: 'GET', path: '/nvr/v1/cameras/cam-1/counting_lines', url: '/nvr/v1/cameras/cam-1/counting_lines?limit=5', params: { id: 'cam-1' }, authenticated: true, status: 200, fault: null },
+    { method: 'HEAD', path: '/nvr/v1/cameras/cam-2/counting_lines/line%2D3', url: '/nvr/v1/cameras/cam-2/counting_lines/line%2D3', params: { id: 'cam-2', line_id: 'line-3' }, authenticated: true, status: 200, fault: null }
+  ])
+  for (const { time, durationMs } of entries) {
+    t.match(time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    t.ok(Date.parse(time) >= before - 1 && Date.parse(time) <= Date.now(), 'the arrival time is when the test ran')
+    t.ok(durationMs >= 0)
+  }
+})
+
+t.test('authenticated says whether the bearer token was accepted, and is null where none is needed', async t => {
+  const { app, control } = await buildControlled(t)
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines' })
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: { authorization: 'Bearer wrong' } })
+  await app.inject({ url: '/nvr/v1/cameras/cam-9/counting_lines', headers: AUTH })
+  await app.inject({ method: 'DELETE', url: '/nvr/v1/cameras/cam-1/counting_lines', headers: AUTH })
+  await app.inject({ url: '/nvr/v1/cameras/%E0%A4%A/counting_lines', headers: AUTH })
+  await app.inject({ url: '/nvr/v1', headers: AUTH })
+  await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } })
+  await app.inject({ url: '/healthz' })
+  await app.inject({ url: '/nvr/v10/cameras' })
+  control.injectFault({ status: 401, times: 1 })
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: AUTH })
+  t.strictSame(control.requests().map(({ status, authenticated, fault }) => [status, authenticated, fault]), [
+    [401, false, null],
+    [401, false, null],
+    [404, true, null],
+    [405, true, null],
+    [400, true, null],
+    [404, true, null],
+    [204, null, null],
+    [200, null, null],
+    [404, null, null],
+    [401, true, 'fault-1']
+  ])
+})
+
+t.test('the journal keeps the last N requests, dropping the oldest first', async t => {
+  const { app, control } = await buildControlled(t, { journalSize: 3 })
+  for (const camera of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) {
+    await app.inject({ url: `/nvr/v1/cameras/${camera}/counting_lines`, headers: AUTH })
+  }
+  t.strictSame(control.requests().map(entry => entry.params.id), ['e', 'f', 'g'])
+  t.equal(control.journal.total, 7)
+  t.equal(control.journal.capacity, 3)
+  control.resetRequests()
+  t.strictSame(control.requests(), [])
+  t.equal(control.journal.total, 0)
+  await app.inject({ url: '/nvr/v1/cameras/h/counting_lines', headers: AUTH })
+  t.strictSame(control.requests().map(entry => entry.params.id), ['h'], 'recording starts again after a clear')
+})
+
+t.test('a journal of size 0 records nothing', async t => {
+  const { app, control } = await buildControlled(t, { journalSize: 0 })
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: AUTH })
+  t.strictSame(control.requests(), [])
+})
+
+t.test('admin calls are not recorded, so reading the journal does not change it', async t => {
+  const { app, control } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: AUTH })
+  await app.inject({ url: '/__admin/requests', headers: ADMIN })
+  await app.inject({ url: '/__admin/requests' })
+  t.equal(control.requests().length, 1)
+})
+
+t.test('the startMockNvr handle reads and clears the journal of real requests', async t => {
+  const nvr = await startMockNvr({ data: { cameras: [{ id: 'cam-1' }] }, journalSize: 10 })
+  t.teardown(() => nvr.close())
+  await fetch(`${nvr.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  t.match(nvr.requests(), [{ method: 'GET', path: '/nvr/v1/cameras/cam-1/counting_lines', params: { id: 'cam-1' }, authenticated: true, status: 200 }])
+  nvr.resetRequests()
+  t.strictSame(nvr.requests(), [])
+})

@@ -1,0 +1,135 @@
+import { Writable } from 'node:stream'
+import t from 'tap'
+import { pino } from 'pino'
+import { createLogger, jsonLogger, jsonRequestLine, loggedMilliseconds, OneLinePerRequest, requestLineWriter } from '../../src/logging/logger.js'
+import { LogSink } from '../../src/logging/log-sink.js'
+import { scriptedIo } from '../helpers/scripted-io.js'
+import { buildApp } from '../../src/app/build-app.js'
+import { TokenPolicy } from '../../src/wire/token-policy.js'
+import { CorsPolicy } from '../../src/wire/cors.js'
+import { DataStore } from '../../src/data/data-store.js'
+import { datasetFromData } from '../../src/data/fixtures.js'
+import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
+
+function capture () {
+  const lines: Array<Record<string, unknown>> = []
+  const stream = new Writable({
+    write (chunk, _encoding, callback) {
+      for (const text of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(text))
+      callback()
+    }
+  })
+  return { lines, stream }
+}
+
+t.test('one line per request, with method, URL, status and time, and no token anywhere', async t => {
+  const { lines, stream } = capture()
+  const app = await buildApp({
+    store: new DataStore(datasetFromData(SAMPLE_DATA)),
+    tokens: new TokenPolicy([TOKEN]),
+    cors: new CorsPolicy(),
+    maxHeaderSize: 65536,
+    logger: pino({ level: 'trace' }, stream)
+  })
+  t.teardown(() => app.close())
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: AUTH })
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: { authorization: 'Bearer refused-secret' } })
+  await app.inject({ url: '/nothing-here', headers: AUTH })
+  const requestLines = lines.filter(line => line.msg === 'request completed')
+  t.equal(requestLines.length, 3)
+  t.match(requestLines[0], { level: 30, method: 'GET', url: '/nvr/v1/cameras/cam-1/counting_lines', statusCode: 200, responseTime: Number })
+  t.match(requestLines[1], { statusCode: 401 })
+  t.notMatch(JSON.stringify(lines), new RegExp(`${TOKEN}|refused-secret|authorization`, 'i'))
+})
+
+t.test('a request that fails while sending is logged as an error', async t => {
+  const { lines, stream } = capture()
+  const log = pino(stream)
+  const controller = new OneLinePerRequest()
+  const reply = { log, elapsedTime: 1 } as never
+  controller.requestCompleted(new Error('socket hang up'), { raw: {} } as never, reply)
+  controller.incomingRequest()
+  controller.routeNotFound()
+  t.equal(lines.length, 1)
+  t.match(lines[0], { level: 50, msg: 'request errored', err: { message: 'socket hang up' } })
+})
+
+t.test('a completed request is logged only when info is on; a logger that cannot tell is asked anyway', async t => {
+  const controller = new OneLinePerRequest()
+  const request = { raw: {} } as never
+  for (const level of ['info', 'warn']) {
+    const { lines, stream } = capture()
+    controller.requestCompleted(null, request, { log: pino({ level }, stream), elapsedTime: 1 } as never)
+    t.equal(lines.length, level === 'info' ? 1 : 0, level)
+  }
+  const asked: unknown[] = []
+  const levelless = { info: (...args: unknown[]) => asked.push(args) }
+  controller.requestCompleted(null, request, { log: levelless, elapsedTime: 1 } as never)
+  t.match(asked, [[{ responseTime: 1 }, 'request completed']])
+})
+
+t.test('a request time is logged to 0.01 ms, on both the completed and the errored line', async t => {
+  t.strictSame([0.123456789, 0.125, 2.999, 41.2, 0].map(loggedMilliseconds), [0.12, 0.13, 3, 41.2, 0])
+  const controller = new OneLinePerRequest()
+  const { lines, stream } = capture()
+  const reply = { log: pino({ level: 'info' }, stream), elapsedTime: 0.387654, statusCode: 200 } as never
+  controller.requestCompleted(null, { raw: {} } as never, reply)
+  controller.requestCompleted(new Error('boom'), { raw: {} } as never, reply)
+  t.strictSame(lines.map(line => line.responseTime), [0.39, 0.39])
+})
+
+t.test('JSON lines by default, pretty lines on request, silent when asked', async t => {
+  t.equal(createLogger({ logLevel: 'info', prettyLogs: false }).level, 'info')
+  t.equal(createLogger({ logLevel: 'debug', prettyLogs: true }).level, 'debug')
+  t.equal(createLogger({ logLevel: 'silent', prettyLogs: false }).level, 'silent')
+})
+
+t.test('a request line written as one string is byte for byte the line pino writes', async t => {
+  const realNow = Date.now
+  Date.now = () => 1_700_000_000_123
+  t.teardown(() => { Date.now = realNow })
+  const urls = ['/nvr/v1/cameras/cam-1/counting_lines?q="x"\\', '/nvr/v1/cameras/ü/counting_lines/\u0001\u2028']
+  for (const base of [undefined, { pid: 7, hostname: 'nvr "one"' }, null]) {
+    const written: string[] = []
+    const logger = pino({ level: 'info', ...(base === undefined ? {} : { base }), redact: ['headers.authorization'] }, { write: (line: string) => written.push(line) })
+    const writeLine = jsonRequestLine(logger, { write: (line: string) => written.push(line) })
+    // A logger not made here is asked through info(), as the Fastify path asks it.
+    const logLine = requestLineWriter(logger)
+    for (const url of urls) {
+      logLine('req-1z', 'GET', url, 200, 0.123456789)
+      writeLine('req-1z', 'GET', url, 200, 0.123456789)
+    }
+    t.equal(written.length, 4)
+    t.equal(written[1], written[0], `with base ${JSON.stringify(base)}`)
+    t.equal(written[3], written[2])
+    t.match(written[0], /,"responseTime":0\.12,"msg"/, 'to 0.01 ms')
+  }
+})
+
+t.test('the JSON logger made here writes request lines as one string; any other logger is asked to log them', async t => {
+  t.not(requestLineWriter(createLogger({ logLevel: 'info', prettyLogs: false })).name, 'logRequestLine')
+  const { lines, stream } = capture()
+  requestLineWriter(pino(stream))('req-2', 'HEAD', '/x', 200, 1.5)
+  t.strictSame(lines.map(({ time, pid, hostname, ...line }) => line), [{ level: 30, reqId: 'req-2', method: 'HEAD', url: '/x', statusCode: 200, responseTime: 1.5, msg: 'request completed' }])
+})
+
+t.test('a JSON logger whose lines were dropped says so in a warning once its output is read again', async t => {
+  const { io, text } = scriptedIo(['full'])
+  const sink = new LogSink(1, 400, io)
+  const logger = jsonLogger('info', sink)
+  for (let count = 0; count < 10; count++) logger.info({ count }, 'busy')
+  await sink.flushed()
+  const lines = text().trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
+  const warning = lines.at(-1)
+  t.match(warning, { level: 40, droppedLines: 10 - (lines.length - 1), msg: /dropped/ })
+  t.ok(lines.length > 1 && lines.length < 11, `${lines.length - 1} lines kept`)
+})
+
+t.test('should anything log headers, the JSON logger redacts Authorization and Cookie', async t => {
+  const { io, text } = scriptedIo()
+  const sink = new LogSink(1, 1 << 20, io)
+  jsonLogger('info', sink).info({ headers: { authorization: `Bearer ${TOKEN}`, cookie: 'session=secret', accept: 'application/json' } }, 'headers')
+  await sink.flushed()
+  t.match(JSON.parse(text()), { headers: { authorization: '[redacted]', cookie: '[redacted]', accept: 'application/json' } })
+  t.notMatch(text(), new RegExp(`${TOKEN}|session=secret`))
+})

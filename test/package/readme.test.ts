@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs'
+import t from 'tap'
+import { CLI_OPTIONS, envName } from '../../src/cli/args.js'
+import { printed, runCli } from '../helpers/cli-process.js'
+import { line } from '../helpers/app.js'
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+
+t.test('the README documents every flag with its environment twin', async t => {
+  for (const option of CLI_OPTIONS) {
+    t.match(readme, `\`--${option.flag}`, option.flag)
+    t.match(readme, `\`${envName(option)}\``, envName(option))
+  }
+})
+
+t.test('the README shows the two set-up commands', async t => {
+  t.match(readme, 'npm ci && npm start')
+  t.match(readme, 'npm test')
+})
+
+t.test('the fixture-errors example is what the CLI prints for such a folder', async t => {
+  const section = readme.slice(readme.indexOf('<!-- section: fixtures -->'), readme.indexOf('<!-- /section: fixtures -->'))
+  const example = /```text\n\$ npx mock-nvr (.*)\n([^`]*)```/.exec(section)
+  if (example === null) throw new Error('the Fixtures section has no example')
+  const [, args, output] = example as unknown as [string, string, string]
+  const lines = ['a', 'b', 'gate-1', 'c', 'd', 'e'].map(id => line({ id, camera_id: 'cam-yard' }))
+  const site = lines.map((entry, index) => index === 3
+    ? { ...entry, created: '2024-05-01 08:30:00' }
+    : index === 5 ? { ...entry, colour: 'red' } : entry)
+  const dir = t.testdir({
+    fixtures: {
+      'broken.json': '{\n  "cameras": [\n    { "id": "cam-yard" },\n  ]\n}\n',
+      'site.json': JSON.stringify({ counting_lines: site }),
+      'yard.json': JSON.stringify({ counting_lines: [line({ id: 'gate-1', camera_id: 'cam-yard' })] })
+    }
+  })
+  const run = runCli(args.split(' '), {}, undefined, dir)
+  t.equal(await run.exit, 1)
+  t.equal(run.stderr(), output)
+})
+
+t.test('the request log example has the fields, order and precision of a real request line', async t => {
+  const example = /```json\n {2}(\{"level":30.*"msg":"request completed"\})\n/.exec(readme)?.[1]
+  if (example === undefined) throw new Error('the README shows no request line')
+  const shown = JSON.parse(example) as Record<string, unknown>
+  const run = runCli(['--port', '0', '--log-level', 'info'])
+  t.teardown(() => run.child.kill())
+  const url = await run.ready
+  await fetch(`${url}${shown.url as string}`, { headers: { authorization: 'Bearer any' } })
+  await printed(run, '"msg":"request completed"')
+  const written = run.stdout().split('\n').find(text => text.includes('"msg":"request completed"')) as string
+  const real = JSON.parse(written) as Record<string, unknown>
+  t.strictSame(Object.keys(shown), Object.keys(real), 'the same fields in the same order')
+  t.strictSame(Object.values(shown).map(value => typeof value), Object.values(real).map(value => typeof value))
+  t.match(written, /"responseTime":\d+(\.\d{1,2})?,/, 'to 0.01 ms')
+  t.match(example, /"responseTime":\d+(\.\d{1,2})?,/)
+})

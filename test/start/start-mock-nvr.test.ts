@@ -1,0 +1,33 @@
+import t from 'tap'
+import { FixtureError, OptionsError, startMockNvr } from '../../src/index.js'
+import { baseUrl } from '../../src/start/start-mock-nvr.js'
+import { line } from '../helpers/app.js'
+
+t.test('startMockNvr listens on a free port and close() stops it', async t => {
+  const nvr = await startMockNvr({ tokens: ['secret'] })
+  t.match(nvr.url, /^http:\/\/127\.0\.0\.1:\d+$/)
+  t.equal(nvr.url, `http://127.0.0.1:${nvr.port}`)
+  const response = await fetch(`${nvr.url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: { authorization: 'Bearer secret' } })
+  t.equal(response.status, 200)
+  t.equal(((await response.json()) as { content: unknown[] }).content.length, 2)
+  await nvr.close()
+  await t.rejects(fetch(`${nvr.url}/healthz`))
+})
+
+t.test('in-memory data is served instead of fixtures, and validated like a fixture file', async t => {
+  const nvr = await startMockNvr({ data: { counting_lines: [line()] } })
+  t.teardown(nvr.close)
+  const response = await nvr.app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines/line-1', headers: { authorization: 'Bearer any' } })
+  t.equal(response.statusCode, 200)
+  await t.rejects(startMockNvr({ data: { counting_lines: [{ id: 'x' }] } }), FixtureError)
+})
+
+t.test('bad options and bad fixture paths are refused before listening', async t => {
+  await t.rejects(startMockNvr({ port: -1 }), OptionsError)
+  await t.rejects(startMockNvr({ fixtures: '/no/such/fixtures' }), { name: 'FixtureError', message: /\/no\/such\/fixtures: no such file or folder/ })
+})
+
+t.test('an IPv6 host is bracketed in the URL', async t => {
+  t.equal(baseUrl('::1', 8080), 'http://[::1]:8080')
+  t.equal(baseUrl('0.0.0.0', 80), 'http://0.0.0.0:80')
+})
