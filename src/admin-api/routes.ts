@@ -49,7 +49,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   })
 
   route(app, '/faults', {
-    GET: (_request, reply) => ok(reply, control.listFaults()),
+    GET: (_request, reply) => ok(reply, control.faults()),
     POST: (request, reply) => {
       const fault = injectFault(control, request.body)
       request.log.info({ fault }, `admin: ${fault.id} injected`)

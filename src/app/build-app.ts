@@ -50,7 +50,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   const limits = { ...DEFAULT_LIMITS, ...someLimits }
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const nextRequestId = countRequests()
-  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faults, journal: control.journal, nextRequestId })
+  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faultControl, journal: control.journal, nextRequestId })
   // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
   const appLogger = logger ?? createLogger({ logLevel: 'silent', prettyLogs: false })
   const app = Fastify({
@@ -118,7 +118,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount }
   })
 
-  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faults })
+  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl })
   if (adminToken !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, token: adminToken, control })
   return app
 }
