@@ -3,10 +3,11 @@ import type { Fault } from './faults/fault-spec.js'
 import { FaultControl, type FaultControlOptions } from './faults/fault-control.js'
 import { datasetFromData, type Dataset } from '../data/fixtures.js'
 import { RequestJournal, type JournalEntry } from './journal.js'
+import { RequestRecorder } from './request-recorder.js'
 import type { FixtureData } from '../wire/schemas.js'
 import type { ControlVerbs, DataSummary } from './control-verbs.js'
 
-export interface MockControlOptions extends Omit<FaultControlOptions, 'journal'> {
+export interface MockControlOptions extends Omit<FaultControlOptions, 'recorder'> {
   store: DataStore
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
@@ -20,11 +21,14 @@ export class MockControl implements ControlVerbs {
   readonly store: DataStore
   readonly faultControl: FaultControl
   readonly journal: RequestJournal
+  /** Where every answered request goes: the journal and the request log line. */
+  readonly recorder: RequestRecorder
 
   constructor ({ store, journalSize, ...faultOptions }: MockControlOptions) {
     this.store = store
     this.journal = new RequestJournal(journalSize)
-    this.faultControl = new FaultControl({ ...faultOptions, journal: this.journal })
+    this.recorder = new RequestRecorder(this.journal)
+    this.faultControl = new FaultControl({ ...faultOptions, recorder: this.recorder })
   }
 
   /** Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing changes. */

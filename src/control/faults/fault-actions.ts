@@ -1,18 +1,18 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { apiErrors } from '../../wire/errors.js'
 import type { FaultSpec } from './fault-spec.js'
-import type { RequestJournal } from '../journal.js'
+import type { RequestRecorder } from '../request-recorder.js'
 
 /** An answer other than the usual one: a status in the envelope, a dropped connection, or a cut-off body. */
 export type Answer = Pick<FaultSpec, 'status' | 'message' | 'retryAfter' | 'drop' | 'malformed'>
 
 /** Ends the fault hook with the answer; with none, the request goes on to be answered as usual. */
-export function carryOut (answer: Answer | undefined, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, journal: RequestJournal | undefined): void {
+export function carryOut (answer: Answer | undefined, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, recorder: RequestRecorder | undefined): void {
   if (answer?.status !== undefined) {
     done(apiErrors.injected(answer.status, answer.message, answer.retryAfter))
     return
   }
-  if (answer?.drop === true) dropConnection(request, reply, journal)
+  if (answer?.drop === true) dropConnection(request, reply, recorder)
   else if (answer?.malformed === true) malformBody(reply)
   done()
 }
@@ -21,9 +21,9 @@ export function carryOut (answer: Answer | undefined, request: FastifyRequest, r
  * Closes the connection without a byte of answer, as a device that crashed or lost power would.
  * Fastify never completes such a request, so it is recorded here.
  */
-function dropConnection (request: FastifyRequest, reply: FastifyReply, journal: RequestJournal | undefined): void {
+function dropConnection (request: FastifyRequest, reply: FastifyReply, recorder: RequestRecorder | undefined): void {
   reply.hijack()
-  journal?.record(request, 0, reply.elapsedTime)
+  recorder?.dropped(request, reply.elapsedTime)
   // Destroying the response destroys its socket; inject() rejects with LIGHT_ECONNRESET likewise.
   reply.raw.destroy()
 }
