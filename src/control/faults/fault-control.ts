@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
 import { pickDelay, type DelayRange } from '../../util/delay.js'
 import { apiErrors } from '../../wire/errors.js'
-import { carryOut, type Answer } from './fault-actions.js'
+import { carryOut, type Answer } from './fault-kinds.js'
 import { appliesTo, delayRangeOf, parseFaultSpec, type Fault } from './fault-spec.js'
 import type { RequestRecorder } from '../request-recorder.js'
 import { parsePreferences } from '../prefer.js'
