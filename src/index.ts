@@ -4,8 +4,10 @@ export { startMockNvr, type MockNvr } from './start/start-mock-nvr.js'
 export { buildApp, type AppDependencies } from './app/build-app.js'
 /** The OpenAPI document for given options, without listening: `await openApiDocument({ fixtures })`. */
 export { openApiDocument } from './start/openapi-document.js'
-/** Options of startMockNvr and the CLI. */
-export { LOG_LEVELS, OptionsError, type MockNvrOptions, type ResolvedOptions } from './config/options.js'
+/** Options of startMockNvr, and the error a bad one throws. */
+export { OptionsError, type MockNvrOptions } from './config/options.js'
+/** The handle's verbs: what a test can change or ask while the mock runs. */
+export type { ControlVerbs, DataSummary } from './control/control-verbs.js'
 /** Fixture loading and validation, for checking your own fixture files. */
 export { BUNDLED_FIXTURES, datasetFromData, loadFixtures, type Dataset } from './data/fixtures.js'
 /** Thrown when fixture data cannot be served; `problems` lists file, JSON path and message. */
@@ -15,7 +17,7 @@ export {
   CountingLineSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema, FixtureDataSchema,
   type CountingLine, type CountingLineEnvelope, type CountingLineListEnvelope, type ErrorEnvelope, type FixtureData
 } from './wire/schemas.js'
-/** Building blocks of buildApp's dependencies. */
+/** What buildApp is built from: the data to serve, the accepted tokens, the allowed origins. */
 export { DataStore } from './data/data-store.js'
 export { TokenPolicy } from './wire/token-policy.js'
 export { CorsPolicy } from './wire/cors.js'
@@ -23,8 +25,6 @@ export { CorsPolicy } from './wire/cors.js'
 export { generateFixtureData, type GenerateOptions } from './data/generate.js'
 /** Thrown when a TLS certificate or key file cannot be served with; the message names the file. */
 export { TlsError } from './config/tls.js'
-/** The run-time control behind the handle's verbs and the admin API: data, faults, request journal. */
-export { MockControl, type MockControlOptions, type DataSummary } from './control/mock-control.js'
 /** A fault to inject (`{ status: 503, times: 2 }`, `{ delay: { min: 100, max: 800 }, route: 'list' }`), and one injected. */
 export { FaultSpecSchema, type FaultSpec, type Fault, type Operation } from './control/faults/fault-spec.js'
 /** Thrown by injectFault() for a bad spec; `problems` lists each JSON path and what is wrong there. */
@@ -32,10 +32,6 @@ export { InvalidFaultError } from './control/faults/fault-spec.js'
 /** A delay: milliseconds, or `{ min, max }` for a random one from the seeded generator. */
 export { DelaySchema, type Delay, type DelayRange } from './util/delay.js'
 /** One received request as the journal keeps it: method, path, params, authenticated, status, fault, time. */
-export { RequestJournal, type JournalEntry } from './control/journal.js'
-/** Faults, latency and Prefer handling of the device API, as MockControl holds them. */
-export { FaultControl, type FaultControlOptions } from './control/faults/fault-control.js'
-/** The admin API plugin and where it is mounted (`/__admin`). */
-export { adminApi, ADMIN_PREFIX, type AdminApiOptions } from './admin-api/routes.js'
+export type { JournalEntry } from './control/journal.js'
 /** One problem of a checked value: its JSON path and what is wrong. */
 export type { ValueProblem } from './util/value-errors.js'

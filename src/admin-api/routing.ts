@@ -1,9 +1,8 @@
 import type { TSchema } from '@sinclair/typebox'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { FastifyInstance, FastifyReply, HTTPMethods, onRequestHookHandler } from 'fastify'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import { apiErrors, JSON_CONTENT_TYPE, type ApiError } from '../wire/errors.js'
-import { formatValueProblem, listValueProblems, type ValueProblem } from '../util/value-errors.js'
+import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
 
 // The plumbing of the admin API: its routes, answers, body checks and token check.
 
@@ -47,14 +46,6 @@ export function ok (reply: FastifyReply, content: unknown, status = 200): Fastif
 /** A 400 listing each problem of a body as 'path: problem'. */
 export function invalidBody (problems: ValueProblem[]): ApiError {
   return apiErrors.invalidBody(problems.map(formatValueProblem).join('; '))
-}
-
-/** The admin plugin's validator: TypeBox checks a body, and a mistake is a 400 naming each JSON path. */
-export function validateWithTypeBox (schema: TSchema) {
-  const check = TypeCompiler.Compile(schema)
-  return function validate (value: unknown) {
-    return check.Check(value) ? { value } : { error: invalidBody(listValueProblems(check, value)) }
-  }
 }
 
 /** The admin API's bearer check: the admin token, and nothing else, opens it. */

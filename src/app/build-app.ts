@@ -17,7 +17,8 @@ import { answerHttpEdgeCases, refuseAtTheEdge } from './http-edges.js'
 import { serverWithFastPath } from './http-server.js'
 import { BODY_LIMIT_BYTES, capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from '../config/limits.js'
 import { compileOnFirstUse } from './lazy-serializer.js'
-import { createLogger, OneLinePerRequest, requestLineWriter } from '../logging/logger.js'
+import { createLogger, requestLineWriter } from '../logging/logger.js'
+import { RecordEachRequest } from './request-log-controller.js'
 import { OptionsError } from '../config/options.js'
 import { registerOpenApi } from '../openapi/swagger.js'
 import { API_PREFIX, countingLinesApi } from '../device-api/routes.js'
@@ -50,12 +51,12 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   const limits = { ...DEFAULT_LIMITS, ...someLimits }
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const nextRequestId = countRequests()
-  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faults, journal: control.journal, nextRequestId })
+  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faultControl, recorder: control.recorder, nextRequestId })
   // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
   const appLogger = logger ?? createLogger({ logLevel: 'silent', prettyLogs: false })
   const app = Fastify({
     loggerInstance: appLogger,
-    logController: new OneLinePerRequest(control.journal),
+    logController: new RecordEachRequest(control.recorder),
     serverFactory: serverWithFastPath(fastPath, serverOptions, https),
     genReqId: nextRequestId,
     ...(https === undefined ? {} : { https }),
@@ -70,11 +71,11 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     frameworkErrors: function answerFrameworkError (error, request, reply) {
       corsPolicy.applyTo(request, reply)
       sendApiError(reply, guardArea(request.url, request.headers.authorization) ?? toApiError(error))
-      // Answered before routing, so the log controller never sees it: the journal records it here.
-      control.journal.record(request, reply.statusCode, 0)
+      // Answered before routing, so the log controller never sees it.
+      control.recorder.refusedBeforeRouting(request, reply.statusCode)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
-  fastPath.logTo(app.log, requestLineWriter(appLogger))
+  control.recorder.logTo(app.log, requestLineWriter(appLogger))
   app.addHook('preClose', function leaveTheFastPath (done) {
     fastPath.stop()
     done()
@@ -118,7 +119,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount }
   })
 
-  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faults })
+  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl })
   if (adminToken !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, token: adminToken, control })
   return app
 }

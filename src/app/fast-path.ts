@@ -1,13 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
-import type { FastifyBaseLogger } from 'fastify'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import type { DataStore } from '../data/data-store.js'
 import { JSON_CONTENT_TYPE } from '../wire/errors.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
-import type { RequestJournal } from '../control/journal.js'
-import { isInfoEnabled, type RequestLineWriter } from '../logging/logger.js'
+import type { RequestRecorder } from '../control/request-recorder.js'
 
 const CAMERAS_PREFIX = '/nvr/v1/cameras/'
 const LIST_SEGMENT = 'counting_lines'
@@ -19,7 +17,7 @@ export interface FastPathDependencies {
   tokens: TokenPolicy
   cors: CorsPolicy
   faults: FaultControl
-  journal: RequestJournal
+  recorder: RequestRecorder
   /** The request ids Fastify uses too, so log lines of both paths count alike. */
   nextRequestId: () => string
 }
@@ -34,16 +32,10 @@ export interface FastPathDependencies {
  */
 export class FastPath {
   readonly #deps: FastPathDependencies
-  #logging: { log: FastifyBaseLogger, writeRequestLine: RequestLineWriter } | undefined
   #closing = false
 
   constructor (deps: FastPathDependencies) {
     this.#deps = deps
-  }
-
-  /** Logs to the app's logger, once the app exists, with the writer of its request lines. */
-  logTo (log: FastifyBaseLogger, writeRequestLine: RequestLineWriter): void {
-    this.#logging = { log, writeRequestLine }
   }
 
   /** From now on every request goes to Fastify, which answers with Connection: close while closing. */
@@ -66,18 +58,8 @@ export class FastPath {
     const answerHeaders = [...this.#deps.cors.headersFor(headers.origin), 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
     response.writeHead(200, answerHeaders)
     response.end(method === 'HEAD' ? undefined : body)
-    this.#completed(request, params, performance.now() - start)
+    this.#deps.recorder.answered({ method, url: url as string, params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
     return true
-  }
-
-  #completed (request: IncomingMessage, params: ReadParams, responseTime: number): void {
-    const method = request.method as string
-    const url = request.url as string
-    this.#deps.journal.record({ method, url, params, injectedFault: null }, 200, responseTime)
-    const logging = this.#logging
-    if (logging === undefined || !isInfoEnabled(logging.log)) return
-    // The line OneLinePerRequest writes, with the request id Fastify's child logger would have bound.
-    logging.writeRequestLine(this.#deps.nextRequestId(), method, url, 200, responseTime)
   }
 }
 

@@ -3,33 +3,32 @@ import type { Fault } from './faults/fault-spec.js'
 import { FaultControl, type FaultControlOptions } from './faults/fault-control.js'
 import { datasetFromData, type Dataset } from '../data/fixtures.js'
 import { RequestJournal, type JournalEntry } from './journal.js'
+import { RequestRecorder } from './request-recorder.js'
 import type { FixtureData } from '../wire/schemas.js'
+import type { ControlVerbs, DataSummary } from './control-verbs.js'
 
-export interface MockControlOptions extends Omit<FaultControlOptions, 'journal'> {
+export interface MockControlOptions extends Omit<FaultControlOptions, 'recorder'> {
   store: DataStore
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
-}
-
-/** How much is served, as the answers of use() and resetData() report it. */
-export interface DataSummary {
-  cameras: number
-  countingLines: number
 }
 
 /**
  * Everything a test can change or ask at run time: the data, the faults, the request journal.
  * The startMockNvr handle and the admin API both go through it, so they cannot drift apart.
  */
-export class MockControl {
+export class MockControl implements ControlVerbs {
   readonly store: DataStore
-  readonly faults: FaultControl
+  readonly faultControl: FaultControl
   readonly journal: RequestJournal
+  /** Where every answered request goes: the journal and the request log line. */
+  readonly recorder: RequestRecorder
 
   constructor ({ store, journalSize, ...faultOptions }: MockControlOptions) {
     this.store = store
     this.journal = new RequestJournal(journalSize)
-    this.faults = new FaultControl({ ...faultOptions, journal: this.journal })
+    this.recorder = new RequestRecorder(this.journal)
+    this.faultControl = new FaultControl({ ...faultOptions, recorder: this.recorder })
   }
 
   /** Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing changes. */
@@ -63,22 +62,23 @@ export class MockControl {
 
   /** Injects a fault; throws InvalidFaultError naming each problem of the spec. */
   injectFault (spec: unknown): Fault {
-    return this.faults.inject(spec)
+    return this.faultControl.inject(spec)
   }
 
-  listFaults (): Fault[] {
-    return this.faults.list()
+  /** The faults in force, oldest first. */
+  faults (): Fault[] {
+    return this.faultControl.list()
   }
 
   /** Clears one fault by id (false when there is none), or all of them. */
   clearFaults (id?: string): boolean {
-    return this.faults.clear(id)
+    return this.faultControl.clear(id)
   }
 
   /** Back to the start: the start-up data, no faults, an empty journal, the random delays' sequence from its start. */
   reset (): void {
     this.store.reset()
-    this.faults.reset()
+    this.faultControl.reset()
     this.journal.clear()
   }
 }

@@ -5,7 +5,8 @@ import type { TokenPolicy } from '../wire/token-policy.js'
 import type { DataStore } from '../data/data-store.js'
 import { apiErrors, JSON_CONTENT_TYPE } from '../wire/errors.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
-import { checkWithTypeBox } from './param-check.js'
+import { compileWithTypeBox } from '../wire/typebox-validator.js'
+import { formatValueProblem } from '../util/value-errors.js'
 import { CameraParamsSchema, CountingLineParamsSchema } from '../wire/schemas.js'
 
 export const API_PREFIX = '/nvr/v1'
@@ -21,6 +22,8 @@ export interface CountingLinesApiOptions {
 }
 
 const security = [{ bearerAuth: [] }]
+// The router gives every parameter as a string, so these checks pass; the schemas are there for the document.
+const checkParams = compileWithTypeBox(problems => new Error(problems.map(formatValueProblem).join('; ')))
 
 /** The device API under /nvr/v1: bearer check first, then the two read operations. */
 export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens, faults }) {
@@ -38,7 +41,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       params: CameraParamsSchema,
       response: listResponses
     },
-    validatorCompiler: checkWithTypeBox
+    validatorCompiler: checkParams
   }, function listCountingLines (request, reply) {
     const camera = store.camera(request.params.id)
     if (camera === undefined) throw apiErrors.cameraNotFound(request.params.id)
@@ -55,7 +58,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
       params: CountingLineParamsSchema,
       response: retrieveResponses
     },
-    validatorCompiler: checkWithTypeBox
+    validatorCompiler: checkParams
   }, function retrieveCountingLine (request, reply) {
     const { id, line_id: lineId } = request.params
     const camera = store.camera(id)

@@ -1,8 +1,7 @@
-import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger } from 'fastify'
 import { createRequire } from 'node:module'
 import { pino } from 'pino'
 import type PinoPretty from 'pino-pretty'
-import type { RequestJournal } from '../control/journal.js'
 import { LogSink } from './log-sink.js'
 import type { ResolvedOptions } from '../config/options.js'
 
@@ -77,38 +76,6 @@ export function jsonRequestLine (logger: pino.Logger, destination: { write: (lin
   const afterTime = `${bindings},"reqId":`
   return function writeRequestLine (reqId, method, url, statusCode, responseTime) {
     destination.write(`${level},"time":${Date.now()}${afterTime}${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"statusCode":${statusCode},"responseTime":${loggedMilliseconds(responseTime)},"msg":"${REQUEST_COMPLETED}"}\n`)
-  }
-}
-
-/**
- * One log line per request, when it completes, with method, URL, status and time; nothing else. Flat
- * fields rather than Fastify's req and res objects: the same line for half the cost, as it is written
- * for every request at the default level.
- * Fastify calls it once per answered request, so it records the request in the journal too.
- */
-export class OneLinePerRequest extends LogController {
-  readonly #journal: RequestJournal | undefined
-
-  constructor (journal?: RequestJournal) {
-    super()
-    this.#journal = journal
-  }
-
-  override incomingRequest (): void {}
-
-  override routeNotFound (): void {}
-
-  override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    const { method, url } = request
-    const statusCode = reply.statusCode
-    this.#journal?.record(request, statusCode, reply.elapsedTime)
-    const responseTime = loggedMilliseconds(reply.elapsedTime)
-    if (error) {
-      reply.log.error({ method, url, statusCode, responseTime, err: error }, 'request errored')
-    } else if (isInfoEnabled(reply.log)) {
-      // Checked first: at warn, the usual level under load, a request then costs no log object at all.
-      reply.log.info({ method, url, statusCode, responseTime }, REQUEST_COMPLETED)
-    }
   }
 }
 

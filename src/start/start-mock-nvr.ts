@@ -2,23 +2,21 @@ import type { FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX } from '../admin-api/routes.js'
 import { buildApp } from '../app/build-app.js'
 import { TokenPolicy } from '../wire/token-policy.js'
-import { MockControl, type DataSummary } from '../control/mock-control.js'
+import { MockControl } from '../control/mock-control.js'
+import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
 import { CorsPolicy } from '../wire/cors.js'
 import { DataStore } from '../data/data-store.js'
 import { loadStartupData } from './startup-data.js'
 import { toDelayRange, type DelayRange } from '../util/delay.js'
-import type { Fault, FaultSpec } from '../control/faults/fault-spec.js'
 import { BUNDLED_FIXTURES } from '../data/fixtures.js'
-import type { JournalEntry } from '../control/journal.js'
 import { pickLimits } from '../config/limits.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
 import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
-import type { FixtureData } from '../wire/schemas.js'
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
 
-/** A running mock: where it listens, and how to stop it. */
-export interface MockNvr {
+/** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
+export interface MockNvr extends ControlVerbs {
   /** Base URL, e.g. http://127.0.0.1:41234; the API is under `${url}/nvr/v1`. */
   url: string
   port: number
@@ -29,26 +27,6 @@ export interface MockNvr {
   certificate?: string
   /** Stops listening; requests in flight finish first. */
   close: () => Promise<void>
-  /** Serves this data from the next request on; validated like a fixture file, it throws FixtureError and changes nothing if refused. */
-  use: (data: FixtureData) => DataSummary
-  /** The data being served, in the shape of a fixture file. */
-  data: () => FixtureData
-  /** Serves the start-up data again; with watch on, what the fixture files hold now. */
-  resetData: () => DataSummary
-  /** The requests received (admin calls aside), oldest first; the journal keeps the last journalSize. */
-  requests: () => JournalEntry[]
-  /** Empties the request journal. */
-  resetRequests: () => void
-  /** Injects a fault and returns it with its id; throws InvalidFaultError naming each problem of the spec. */
-  injectFault: (spec: FaultSpec) => Fault
-  /** The faults in force, oldest first, with how many requests each still applies to. */
-  faults: () => Fault[]
-  /** Clears one fault by id (false when there is none), or every fault. */
-  clearFaults: (id?: string) => boolean
-  /** Back to the start-up state: the start-up data, no faults, an empty journal. */
-  reset: () => void
-  /** What the verbs above go through, as the admin API does. */
-  control: MockControl
 }
 
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
@@ -108,16 +86,7 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
       await app.close()
       await logsWritten(logger)
     },
-    use: data => control.use(data),
-    data: () => control.data(),
-    resetData: () => control.resetData(),
-    requests: () => control.requests(),
-    resetRequests: () => control.resetRequests(),
-    injectFault: spec => control.injectFault(spec),
-    faults: () => control.listFaults(),
-    clearFaults: id => control.clearFaults(id),
-    reset: () => control.reset(),
-    control
+    ...verbsOf(control)
   }
 }
 

@@ -1,7 +1,11 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
 import { pino } from 'pino'
-import { createLogger, jsonLogger, jsonRequestLine, loggedMilliseconds, OneLinePerRequest, requestLineWriter } from '../../src/logging/logger.js'
+import type { FastifyBaseLogger } from 'fastify'
+import { createLogger, jsonLogger, jsonRequestLine, loggedMilliseconds, requestLineWriter } from '../../src/logging/logger.js'
+import { RecordEachRequest } from '../../src/app/request-log-controller.js'
+import { RequestJournal } from '../../src/control/journal.js'
+import { RequestRecorder } from '../../src/control/request-recorder.js'
 import { LogSink } from '../../src/logging/log-sink.js'
 import { scriptedIo } from '../helpers/scripted-io.js'
 import { buildApp } from '../../src/app/build-app.js'
@@ -10,6 +14,15 @@ import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/fixtures.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
+
+/** Fastify's log controller, writing request lines to this logger as the app sets it up. */
+function controllerLoggingTo (log: FastifyBaseLogger): RecordEachRequest {
+  const recorder = new RequestRecorder(new RequestJournal(10))
+  recorder.logTo(log, requestLineWriter(log))
+  return new RecordEachRequest(recorder)
+}
+
+const REQUEST = { id: 'req-1', method: 'GET', url: '/x', params: {} } as never
 
 function capture () {
   const lines: Array<Record<string, unknown>> = []
@@ -45,9 +58,9 @@ t.test('one line per request, with method, URL, status and time, and no token an
 t.test('a request that fails while sending is logged as an error', async t => {
   const { lines, stream } = capture()
   const log = pino(stream)
-  const controller = new OneLinePerRequest()
+  const controller = controllerLoggingTo(log)
   const reply = { log, elapsedTime: 1 } as never
-  controller.requestCompleted(new Error('socket hang up'), { raw: {} } as never, reply)
+  controller.requestCompleted(new Error('socket hang up'), REQUEST, reply)
   controller.incomingRequest()
   controller.routeNotFound()
   t.equal(lines.length, 1)
@@ -55,26 +68,25 @@ t.test('a request that fails while sending is logged as an error', async t => {
 })
 
 t.test('a completed request is logged only when info is on; a logger that cannot tell is asked anyway', async t => {
-  const controller = new OneLinePerRequest()
-  const request = { raw: {} } as never
   for (const level of ['info', 'warn']) {
     const { lines, stream } = capture()
-    controller.requestCompleted(null, request, { log: pino({ level }, stream), elapsedTime: 1 } as never)
+    controllerLoggingTo(pino({ level }, stream)).requestCompleted(null, REQUEST, { elapsedTime: 1, statusCode: 200 } as never)
     t.equal(lines.length, level === 'info' ? 1 : 0, level)
   }
   const asked: unknown[] = []
-  const levelless = { info: (...args: unknown[]) => asked.push(args) }
-  controller.requestCompleted(null, request, { log: levelless, elapsedTime: 1 } as never)
+  const levelless = { info: (...args: unknown[]) => asked.push(args) } as unknown as FastifyBaseLogger
+  controllerLoggingTo(levelless).requestCompleted(null, REQUEST, { elapsedTime: 1, statusCode: 200 } as never)
   t.match(asked, [[{ responseTime: 1 }, 'request completed']])
 })
 
 t.test('a request time is logged to 0.01 ms, on both the completed and the errored line', async t => {
   t.strictSame([0.123456789, 0.125, 2.999, 41.2, 0].map(loggedMilliseconds), [0.12, 0.13, 3, 41.2, 0])
-  const controller = new OneLinePerRequest()
   const { lines, stream } = capture()
-  const reply = { log: pino({ level: 'info' }, stream), elapsedTime: 0.387654, statusCode: 200 } as never
-  controller.requestCompleted(null, { raw: {} } as never, reply)
-  controller.requestCompleted(new Error('boom'), { raw: {} } as never, reply)
+  const log = pino({ level: 'info' }, stream)
+  const controller = controllerLoggingTo(log)
+  const reply = { log, elapsedTime: 0.387654, statusCode: 200 } as never
+  controller.requestCompleted(null, REQUEST, reply)
+  controller.requestCompleted(new Error('boom'), REQUEST, reply)
   t.strictSame(lines.map(line => line.responseTime), [0.39, 0.39])
 })
 

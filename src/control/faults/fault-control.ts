@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
 import { pickDelay, type DelayRange } from '../../util/delay.js'
 import { apiErrors } from '../../wire/errors.js'
-import { carryOut, type Answer } from './fault-actions.js'
+import { carryOut, type Answer } from './fault-kinds.js'
 import { appliesTo, delayRangeOf, parseFaultSpec, type Fault } from './fault-spec.js'
-import type { RequestJournal } from '../journal.js'
+import type { RequestRecorder } from '../request-recorder.js'
 import { parsePreferences } from '../prefer.js'
 import { createRandom, type Random } from '../../util/random.js'
 
@@ -22,7 +22,7 @@ export interface FaultControlOptions {
   /** Seed of the delay ranges' random choices; reset() starts the sequence again. */
   seed?: number
   /** Where a dropped request is recorded, since it never completes. */
-  journal?: RequestJournal
+  recorder?: RequestRecorder
   /** How a delay is waited for: setTimeout, unless a test brings its own clock. */
   schedule?: (resume: () => void, ms: number) => void
 }
@@ -42,7 +42,7 @@ export class FaultControl {
   readonly #latency: DelayRange | undefined
   readonly #allowPrefer: boolean
   readonly #seed: number
-  readonly #journal: RequestJournal | undefined
+  readonly #recorder: RequestRecorder | undefined
   readonly #schedule: (resume: () => void, ms: number) => void
   #random: Random
   /** Oldest first; the newest matching fault wins, as a later override should. */
@@ -50,11 +50,11 @@ export class FaultControl {
   #nextId = 1
   #active: boolean
 
-  constructor ({ latency, allowPrefer = false, seed = 1, journal, schedule = waitWithTimer }: FaultControlOptions = {}) {
+  constructor ({ latency, allowPrefer = false, seed = 1, recorder, schedule = waitWithTimer }: FaultControlOptions = {}) {
     this.#latency = latency
     this.#allowPrefer = allowPrefer
     this.#seed = seed
-    this.#journal = journal
+    this.#recorder = recorder
     this.#schedule = schedule
     this.#random = createRandom(seed)
     this.#active = this.#isActive()
@@ -126,11 +126,11 @@ export class FaultControl {
     }
     const wait = plan.delay === undefined ? 0 : pickDelay(this.#random, plan.delay)
     if (wait === 0) {
-      carryOut(plan.answer, request, reply, done, this.#journal)
+      carryOut(plan.answer, request, reply, done, this.#recorder)
       return
     }
     request.log.debug({ delayMs: wait, fault: request.injectedFault }, 'answer delayed')
-    this.#schedule(() => carryOut(plan.answer, request, reply, done, this.#journal), wait)
+    this.#schedule(() => carryOut(plan.answer, request, reply, done, this.#recorder), wait)
   }
 
   #consumeMatch (request: FastifyRequest): Fault | undefined {

@@ -3,6 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { FastifyRequest } from 'fastify'
 import { DelaySchema, toDelayRange, type DelayRange } from '../../util/delay.js'
 import { IdSchema } from '../../wire/schemas.js'
+import { FAULT_KIND_FIELDS, FAULT_KIND_NAMES } from './fault-kinds.js'
 import { formatValueProblem, listValueProblems, type ValueProblem } from '../../util/value-errors.js'
 
 /** The two operations of the device API, as a fault's `route` names them. */
@@ -16,16 +17,12 @@ export type Operation = Static<typeof OperationSchema>
  * for every request or one route or one camera, for the next `times` requests or until cleared.
  */
 export const FaultSpecSchema = Type.Object({
-  /** Answer with this status, in the error envelope. */
-  status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
+  /** What to answer with: status, drop or malformed (one row each in fault-kinds.ts). */
+  ...FAULT_KIND_FIELDS,
   /** The envelope's message, instead of "Injected fault: 503 Service Unavailable." */
   message: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   /** Seconds for Retry-After; sent on 429 and 503 anyway (default 1), and on any status when given. */
   retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
-  /** Close the connection without answering. */
-  drop: Type.Optional(Type.Literal(true)),
-  /** Answer as usual, but with the JSON body cut off halfway. */
-  malformed: Type.Optional(Type.Literal(true)),
   /** Wait this long first (instead of --latency); alone, it only slows the request down. */
   delay: Type.Optional(DelaySchema),
   /** Only requests of this operation. */
@@ -53,7 +50,6 @@ export class InvalidFaultError extends Error {
 }
 
 const checkFaultSpec = TypeCompiler.Compile(FaultSpecSchema)
-const ANSWERS = ['status', 'drop', 'malformed'] as const
 
 /** Checks a fault spec as given by a user; returns it typed, or throws InvalidFaultError. */
 export function parseFaultSpec (value: unknown): FaultSpec {
@@ -65,7 +61,7 @@ export function parseFaultSpec (value: unknown): FaultSpec {
 
 // What the schema cannot say: one answer at most, something to do, and fields that need a status.
 function combinationProblems (spec: FaultSpec): ValueProblem[] {
-  const answers = ANSWERS.filter(answer => spec[answer] !== undefined)
+  const answers = FAULT_KIND_NAMES.filter(answer => spec[answer] !== undefined)
   const problems: ValueProblem[] = []
   if (answers.length > 1) problems.push({ path: `/${answers[1] as string}`, message: `cannot be combined with ${answers[0] as string}: a request gets one answer` })
   if (answers.length === 0 && spec.delay === undefined) problems.push({ path: '', message: 'needs status, drop, malformed or delay: what should happen to the requests' })

@@ -15,7 +15,7 @@ t.test('a status fault answers the next N requests in the envelope, then the usu
     t.equal(response.statusCode, 500)
     t.equal(response.headers['content-type'], 'application/json; charset=utf-8')
     t.strictSame(response.json(), envelope(500, 'Injected fault: 500 Internal Server Error.'))
-    t.strictSame(control.listFaults().map(fault => fault.remaining), remaining === 0 ? [] : [remaining])
+    t.strictSame(control.faults().map(fault => fault.remaining), remaining === 0 ? [] : [remaining])
   }
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 200)
 })
@@ -24,7 +24,7 @@ t.test('a fault without times stays until it is cleared', async t => {
   const { app, control } = await buildControlled(t)
   const { id } = control.injectFault({ status: 503 })
   for (let count = 0; count < 3; count++) t.equal((await app.inject({ url: LINE, headers: AUTH })).statusCode, 503)
-  t.strictSame(control.listFaults(), [{ id, status: 503, remaining: null }])
+  t.strictSame(control.faults(), [{ id, status: 503, remaining: null }])
   t.equal(control.clearFaults('fault-9'), false, 'an unknown id clears nothing')
   t.equal(control.clearFaults(id), true)
   t.equal((await app.inject({ url: LINE, headers: AUTH })).statusCode, 200)
@@ -72,7 +72,7 @@ t.test('the newest matching fault wins, and only it is used up', async t => {
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 503)
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 500)
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 200)
-  t.strictSame(control.listFaults().map(fault => fault.id), ['fault-3'])
+  t.strictSame(control.faults().map(fault => fault.id), ['fault-3'])
 })
 
 t.test('faults apply after the bearer check: a refused request gets the real 401 and uses no fault', async t => {

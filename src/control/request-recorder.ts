@@ -1,0 +1,50 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { RecordedRequest, RequestJournal } from './journal.js'
+import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter } from '../logging/logger.js'
+
+/**
+ * Where every request ends up once it is answered, whoever answered it (Fastify, the fast path, the
+ * refusals before routing, a dropped connection): its entry in the journal and, for an answered
+ * request, its one line in the log.
+ */
+export class RequestRecorder {
+  readonly journal: RequestJournal
+  #logging: { log: FastifyBaseLogger, writeRequestLine: RequestLineWriter } | undefined
+
+  constructor (journal: RequestJournal) {
+    this.journal = journal
+  }
+
+  /** Writes the request lines to this logger, once the app exists, with its quickest line writer. */
+  logTo (log: FastifyBaseLogger, writeRequestLine: RequestLineWriter): void {
+    this.#logging = { log, writeRequestLine }
+  }
+
+  /**
+   * A request answered in full: its journal entry and its log line. The fast path gives the request id
+   * as the function that makes the next one, so an id is made only when a line is written.
+   */
+  answered (request: RecordedRequest, reqId: string | (() => string), status: number, durationMs: number): void {
+    this.journal.record(request, status, durationMs)
+    const logging = this.#logging
+    // Checked first: at warn, the usual level under load, a request then costs no log line at all.
+    if (logging === undefined || !isInfoEnabled(logging.log)) return
+    logging.writeRequestLine(typeof reqId === 'string' ? reqId : reqId(), request.method, request.url, status, durationMs)
+  }
+
+  /** A request whose answer failed while being sent: its journal entry and an error line. */
+  failed (request: RecordedRequest, log: FastifyBaseLogger, status: number, durationMs: number, error: Error): void {
+    this.journal.record(request, status, durationMs)
+    log.error({ method: request.method, url: request.url, statusCode: status, responseTime: loggedMilliseconds(durationMs), err: error }, 'request errored')
+  }
+
+  /** A request refused before routing, which Fastify answers outside its request cycle: its journal entry. */
+  refusedBeforeRouting (request: RecordedRequest, status: number): void {
+    this.journal.record(request, status, 0)
+  }
+
+  /** A connection closed on purpose without an answer: its journal entry, with no status. */
+  dropped (request: RecordedRequest, durationMs: number): void {
+    this.journal.record(request, 0, durationMs)
+  }
+}
