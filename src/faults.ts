@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
 import { pickDelay, type DelayRange } from './delay.js'
-import { apiErrors } from './errors.js'
+import { apiErrors, type ApiError } from './errors.js'
 import { carryOut, type Answer } from './fault-actions.js'
 import { appliesTo, delayRangeOf, parseFaultSpec, type Fault } from './fault-spec.js'
 import type { RequestJournal } from './journal.js'
@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 export interface FaultControlOptions {
-  /** Added to every API request that no fault or Prefer header delays. */
+  /** Added to every API answer that no fault or Prefer header delays, a refused token's 401 too. */
   latency?: DelayRange
   /** Honour `Prefer: code=…` and `Prefer: delay=…` on a request. */
   allowPrefer?: boolean
@@ -71,6 +71,20 @@ export class FaultControl {
   /** Whether any fault, latency or Prefer handling may change an answer: when not, no request needs the hook. */
   get active (): boolean {
     return this.#active
+  }
+
+  /**
+   * Ends the bearer check with its refusal after the --latency wait, as every answer of the device API
+   * waits: a frontend sees its sign-in states slowly too. Faults and Prefer take accepted requests only.
+   */
+  refuse (request: FastifyRequest, refusal: ApiError, done: HookHandlerDoneFunction): void {
+    const wait = this.#latency === undefined ? 0 : pickDelay(this.#random, this.#latency)
+    if (wait === 0) {
+      done(refusal)
+      return
+    }
+    request.log.debug({ delayMs: wait, fault: null }, 'answer delayed')
+    this.#schedule(() => done(refusal), wait)
   }
 
   /** Checks and adds a fault; throws InvalidFaultError naming each problem. */

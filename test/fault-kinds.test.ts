@@ -58,7 +58,11 @@ t.test('latency delays every authenticated API request; a fault\'s delay replace
   t.equal((await delayed).statusCode, 200)
 
   t.equal((await app.inject({ url: '/healthz' })).statusCode, 200, 'health is never delayed')
-  t.equal((await app.inject({ url: LIST })).statusCode, 401, 'a refused request is not delayed')
+  const refused = app.inject({ url: LIST })
+  const refusalWait = await clock.next()
+  t.equal(refusalWait.ms, 250, 'a refused token waits too')
+  refusalWait.resume()
+  t.equal((await refused).statusCode, 401)
 
   control.injectFault({ delay: 40, times: 1 })
   const faulted = app.inject({ url: LIST, headers: AUTH })
@@ -72,6 +76,39 @@ t.test('latency delays every authenticated API request; a fault\'s delay replace
   t.equal(latency.ms, 250, 'a fault without its own delay keeps the latency')
   latency.resume()
   t.equal((await failing).statusCode, 500)
+})
+
+t.test('latency delays the 401 and the 404 a frontend meets, takes no fault away, and leaves preflights alone', async t => {
+  const clock = manualClock()
+  const { app, control } = await buildControlled(t, { schedule: clock.schedule, latency: { min: 70, max: 70 } })
+  const fault = control.injectFault({ status: 503, times: 1 })
+  for (const [url, headers, status] of [[LIST, {}, 401], [LIST, { authorization: 'Bearer wrong' }, 401], ['/nvr/v1/unknown', {}, 401]] as const) {
+    const answer = app.inject({ url, headers })
+    const wait = await clock.next()
+    t.equal(wait.ms, 70, `${url} ${JSON.stringify(headers)} waits`)
+    wait.resume()
+    t.equal((await answer).statusCode, status)
+  }
+  t.strictSame(control.listFaults().map(({ id }) => id), [fault.id], 'no refused request used the fault up')
+  control.clearFaults()
+  for (const url of ['/nvr/v1/unknown', '/nvr/v1/cameras/nope/counting_lines', '/nvr/v1']) {
+    const answer = app.inject({ url, headers: AUTH })
+    const wait = await clock.next()
+    t.equal(wait.ms, 70, `${url} waits`)
+    wait.resume()
+    t.equal((await answer).statusCode, 404)
+  }
+  const preflight = await app.inject({ method: 'OPTIONS', url: LIST, headers: { origin: 'http://app.example', 'access-control-request-method': 'GET' } })
+  t.equal(preflight.statusCode, 204, 'a preflight is answered at once, the clock untouched')
+  t.match(control.requests().slice(0, 3), [{ status: 401, authenticated: false }, { status: 401 }, { status: 401 }])
+})
+
+t.test('without latency a refusal is answered at once', async t => {
+  const asked: number[] = []
+  const { app } = await buildControlled(t, { schedule: (resume, ms) => { asked.push(ms); resume() } })
+  t.equal((await app.inject({ url: LIST })).statusCode, 401)
+  t.equal((await app.inject({ url: '/nvr/v1/unknown', headers: AUTH })).statusCode, 404)
+  t.strictSame(asked, [])
 })
 
 t.test('random delays repeat with the same seed, and reset() starts the sequence again', async t => {
