@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, adminApi } from './admin.js'
-import { guardAreas } from './area-guard.js'
+import { guardAreas, isUnder } from './area-guard.js'
 import { registerApiPage } from './api-page.js'
 import { TokenPolicy } from './auth.js'
 import { answerClientError } from './client-errors.js'
@@ -68,9 +68,14 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     // A malformed URL is refused before routing, so no hook has run: apply CORS and auth here.
     frameworkErrors: function answerFrameworkError (error, request, reply) {
       corsPolicy.applyTo(request, reply)
-      sendApiError(reply, guardArea(request.url, request.headers.authorization) ?? toApiError(error))
-      // Answered before routing, so the log controller never sees it: the journal records it here.
-      control.journal.record(request, reply.statusCode, 0)
+      const answer = (waitedMs: number) => {
+        sendApiError(reply, guardArea(request.url, request.headers.authorization) ?? toApiError(error))
+        // Answered before routing, so the log controller never sees it: the journal records it here.
+        control.journal.record(request, reply.statusCode, waitedMs)
+      }
+      // Under /nvr/v1 it waits for --latency, as every answer there does.
+      if (isUnder(request.url, API_PREFIX)) control.faults.afterLatency(request.log, answer)
+      else answer(0)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
   fastPath.logTo(app.log, requestLineWriter(appLogger))
@@ -95,7 +100,13 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   app.addHook('onRequest', function checkEveryRequest (request, reply, done) {
     if (corsPolicy.answer(request, reply)) return
     const refusal = refuseAtTheEdge(request, reply)
-    done(refusal === undefined ? undefined : guardArea(request.url, request.headers.authorization) ?? refusal)
+    if (refusal === undefined) {
+      done()
+      return
+    }
+    const answer = guardArea(request.url, request.headers.authorization) ?? refusal
+    if (isUnder(request.url, API_PREFIX)) control.faults.afterLatency(request.log, () => done(answer))
+    else done(answer)
   })
   const currentDocument = await registerOpenApi(app, store)
   await registerApiPage(app, currentDocument)

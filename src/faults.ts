@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
 import { pickDelay, type DelayRange } from './delay.js'
-import { apiErrors, type ApiError } from './errors.js'
+import { apiErrors } from './errors.js'
 import { carryOut, type Answer } from './fault-actions.js'
 import { appliesTo, delayRangeOf, parseFaultSpec, type Fault } from './fault-spec.js'
 import type { RequestJournal } from './journal.js'
@@ -74,17 +74,18 @@ export class FaultControl {
   }
 
   /**
-   * Ends the bearer check with its refusal after the --latency wait, as every answer of the device API
-   * waits: a frontend sees its sign-in states slowly too. Faults and Prefer take accepted requests only.
+   * Answers after the --latency wait, given to answer in milliseconds: for the answers of the device API no
+   * fault takes (a refused token, a malformed URL, a missing Host), as every answer there waits, so a
+   * frontend sees its sign-in and error states slowly too. Faults and Prefer take accepted requests only.
    */
-  refuse (request: FastifyRequest, refusal: ApiError, done: HookHandlerDoneFunction): void {
+  afterLatency (log: FastifyBaseLogger, answer: (waitedMs: number) => void): void {
     const wait = this.#latency === undefined ? 0 : pickDelay(this.#random, this.#latency)
     if (wait === 0) {
-      done(refusal)
+      answer(0)
       return
     }
-    request.log.debug({ delayMs: wait, fault: null }, 'answer delayed')
-    this.#schedule(() => done(refusal), wait)
+    log.debug({ delayMs: wait, fault: null }, 'answer delayed')
+    this.#schedule(() => answer(wait), wait)
   }
 
   /** Checks and adds a fault; throws InvalidFaultError naming each problem. */

@@ -84,7 +84,7 @@ function requireBearerToken (tokens: TokenPolicy, faults: FaultControl): onReque
   return function requireBearerToken (request, _reply, done) {
     const outcome = tokens.judge(request.headers.authorization)
     if (outcome === 'accepted') done()
-    else faults.refuse(request, apiErrors.unauthorized(outcome), done)
+    else faults.afterLatency(request.log, () => done(apiErrors.unauthorized(outcome)))
   }
 }
 

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { AUTH } from './helper.js'
 import { buildControlled, manualClock } from './control-helper.js'
+import { exchange, parseAnswers } from './raw-http.js'
 
 const LIST = '/nvr/v1/cameras/cam-1/counting_lines'
 
@@ -103,11 +104,35 @@ t.test('latency delays the 401 and the 404 a frontend meets, takes no fault away
   t.match(control.requests().slice(0, 3), [{ status: 401, authenticated: false }, { status: 401 }, { status: 401 }])
 })
 
+t.test('latency delays the refusals at the edge of HTTP under /nvr/v1 too, and only there', async t => {
+  const clock = manualClock()
+  const { app, control } = await buildControlled(t, { schedule: clock.schedule, latency: { min: 90, max: 90 } })
+  for (const [headers, status] of [[AUTH, 400], [{}, 401]] as const) {
+    const answer = app.inject({ url: '/nvr/v1/cameras/%zz/counting_lines', headers })
+    const wait = await clock.next()
+    t.equal(wait.ms, 90, `a malformed URL answered ${status} waits`)
+    wait.resume()
+    t.equal((await answer).statusCode, status)
+  }
+  t.match(control.requests(), [{ status: 400, durationMs: 90 }, { status: 401, durationMs: 90 }])
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const port = (app.server.address() as { port: number }).port
+  const withoutHost = exchange(port, `GET ${LIST} HTTP/1.1\r\nAuthorization: ${AUTH.authorization}\r\nConnection: close\r\n\r\n`)
+  const wait = await clock.next()
+  t.equal(wait.ms, 90, 'a missing Host waits')
+  wait.resume()
+  t.match(parseAnswers((await withoutHost).received)[0], { status: 400 })
+  const elsewhere = await exchange(port, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n')
+  t.match(parseAnswers(elsewhere.received)[0], { status: 400 }, 'outside /nvr/v1 at once, the clock untouched')
+  t.equal((await app.inject({ url: '/docs/%zz' })).statusCode, 400)
+})
+
 t.test('without latency a refusal is answered at once', async t => {
   const asked: number[] = []
   const { app } = await buildControlled(t, { schedule: (resume, ms) => { asked.push(ms); resume() } })
   t.equal((await app.inject({ url: LIST })).statusCode, 401)
   t.equal((await app.inject({ url: '/nvr/v1/unknown', headers: AUTH })).statusCode, 404)
+  t.equal((await app.inject({ url: '/nvr/v1/cameras/%zz/counting_lines', headers: AUTH })).statusCode, 400)
   t.strictSame(asked, [])
 })
 
