@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, adminApi } from '../admin-api/routes.js'
 import { healthErrorResponses } from '../openapi/response-schemas.js'
-import { guardAreas } from '../wire/area-guard.js'
+import { guardAreas, isUnder } from '../wire/area-guard.js'
 import { registerApiPage } from '../openapi/api-page.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { answerClientError } from './client-errors.js'
@@ -70,9 +70,14 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     // A malformed URL is refused before routing, so no hook has run: apply CORS and auth here.
     frameworkErrors: function answerFrameworkError (error, request, reply) {
       corsPolicy.applyTo(request, reply)
-      sendApiError(reply, guardArea(request.url, request.headers.authorization) ?? toApiError(error))
-      // Answered before routing, so the log controller never sees it.
-      control.recorder.refusedBeforeRouting(request, reply.statusCode)
+      const answer = (waitedMs: number) => {
+        sendApiError(reply, guardArea(request.url, request.headers.authorization) ?? toApiError(error))
+        // Answered before routing, so the log controller never sees it.
+        control.recorder.refusedBeforeRouting(request, reply.statusCode, waitedMs)
+      }
+      // Under /nvr/v1 it waits for --latency, as every answer there does.
+      if (isUnder(request.url, API_PREFIX)) control.faultControl.afterLatency(request.log, answer)
+      else answer(0)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
   control.recorder.logTo(app.log, requestLineWriter(appLogger))
@@ -97,7 +102,13 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   app.addHook('onRequest', function checkEveryRequest (request, reply, done) {
     if (corsPolicy.answer(request, reply)) return
     const refusal = refuseAtTheEdge(request, reply)
-    done(refusal === undefined ? undefined : guardArea(request.url, request.headers.authorization) ?? refusal)
+    if (refusal === undefined) {
+      done()
+      return
+    }
+    const answer = guardArea(request.url, request.headers.authorization) ?? refusal
+    if (isUnder(request.url, API_PREFIX)) control.faultControl.afterLatency(request.log, () => done(answer))
+    else done(answer)
   })
   const currentDocument = await registerOpenApi(app, store)
   await registerApiPage(app, currentDocument)

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { METHODS, STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { ApiError, errorEnvelope, JSON_CONTENT_TYPE } from '../wire/errors.js'
 
@@ -7,18 +7,46 @@ const STATUS_BY_CODE: Record<string, number> = {
   ERR_HTTP_REQUEST_TIMEOUT: 408
 }
 
+// The start of a request line: a line that begins with a method Node knows, then a space.
+const REQUEST_LINE_START = new RegExp(`(?:^|\\n)(${METHODS.join('|')}) `, 'g')
+
+/** A refusal of Node's HTTP parser: the bytes it was reading and how far it got, when it was reading any. */
+type ParserError = NodeJS.ErrnoException & { rawPacket?: unknown, bytesParsed?: number }
+
 /**
  * Answers what Node refuses before Fastify sees a request (headers too large, a request that never
- * finished, bytes that are not HTTP) in the same envelope, then closes the connection.
+ * finished, bytes that are not HTTP) in the same envelope, then closes the connection. A refused HEAD
+ * gets the headers alone, as every answer to HEAD does.
  */
-export function answerClientError (error: NodeJS.ErrnoException, socket: Duplex): void {
+export function answerClientError (error: ParserError, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const status = STATUS_BY_CODE[error.code ?? ''] ?? 400
-  refuseOnSocket(socket, new ApiError(status, `The request was refused: ${STATUS_CODES[status] as string}.`))
+  const head = refusedMethod(error, socket) === 'HEAD'
+  refuseOnSocket(socket, new ApiError(status, `The request was refused: ${STATUS_CODES[status] as string}.`), head)
 }
 
-/** Writes an error envelope straight to a socket, for answers given outside Fastify, then closes it. */
-export function refuseOnSocket (socket: Duplex, error: ApiError): void {
+/**
+ * The method of the request Node refused, as far as it can be known: the parser's once the request's
+ * headers were read (a body cut short or badly chunked), else the method of the last request line in the
+ * bytes read up to the refusal. Undefined when those bytes hold none: a request line that came in an
+ * earlier packet than the refusal, or headers that never finished.
+ */
+export function refusedMethod (error: ParserError, socket: Duplex): string | undefined {
+  const incoming = (socket as { parser?: { incoming?: IncomingMessage | null } | null }).parser?.incoming
+  if (incoming !== null && incoming !== undefined && !incoming.complete) return incoming.method
+  const packet = error.rawPacket
+  if (!Buffer.isBuffer(packet)) return undefined
+  const read = packet.toString('latin1', 0, error.bytesParsed ?? packet.length)
+  let method: string | undefined
+  for (const match of read.matchAll(REQUEST_LINE_START)) method = match[1]
+  return method
+}
+
+/**
+ * Writes an error envelope straight to a socket, for answers given outside Fastify, then closes it.
+ * The answer to a HEAD request has the headers, Content-Length included, and no body (RFC 9110 §9.3.2).
+ */
+export function refuseOnSocket (socket: Duplex, error: ApiError, head = false): void {
   // As Node does: never write into an answer already under way on this connection.
   if (socket.writable && !answerUnderWay(socket)) {
     const { statusCode, message, headers } = error
@@ -26,7 +54,7 @@ export function refuseOnSocket (socket: Duplex, error: ApiError): void {
     const extraHeaders = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
     socket.write(
       `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] as string}\r\n${extraHeaders}Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`
     )
   }
   socket.destroy()

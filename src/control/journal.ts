@@ -16,7 +16,7 @@ export interface JournalEntry {
   path: string
   /** The URL as sent, query string included. */
   url: string
-  /** Path parameters after percent-decoding, e.g. { id: 'cam-1', line_id: 'line-2' }. */
+  /** Path parameters after percent-decoding, e.g. { id: 'cam-1', line_id: 'line-2' }; {} for an unknown path. */
   params: Record<string, string>
   /** Whether the bearer token was accepted; null where none is needed (outside /nvr/v1, CORS preflights). */
   authenticated: boolean | null
@@ -107,7 +107,7 @@ export class RequestJournal {
       method,
       path: query === -1 ? url : url.slice(0, query),
       url,
-      params: { ...(this.#params[slot] as Record<string, string> | null) },
+      params: namedParams(this.#params[slot] as Record<string, string> | null),
       authenticated: judgedAuthentication(url, method, status, fault),
       status: status === 0 ? null : status,
       fault,
@@ -115,6 +115,13 @@ export class RequestJournal {
       durationMs
     }
   }
+}
+
+// The router's wildcard ('*': the rest of an unknown path, or of a docs asset) names nothing a user can read.
+function namedParams (params: Record<string, string> | null): Record<string, string> {
+  const named: Record<string, string> = {}
+  for (const [name, value] of Object.entries(params ?? {})) if (name !== '*') named[name] = value
+  return named
 }
 
 // Worked out when read, not when recorded: under /nvr/v1 the bearer check runs first and every refusal

@@ -39,8 +39,8 @@ export class RequestRecorder {
   }
 
   /** A request refused before routing, which Fastify answers outside its request cycle: its journal entry. */
-  refusedBeforeRouting (request: RecordedRequest, status: number): void {
-    this.journal.record(request, status, 0)
+  refusedBeforeRouting (request: RecordedRequest, status: number, durationMs: number): void {
+    this.journal.record(request, status, durationMs)
   }
 
   /** A connection closed on purpose without an answer: its journal entry, with no status. */

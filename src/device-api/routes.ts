@@ -17,7 +17,7 @@ const ALLOWED_METHODS = ['GET', 'HEAD'] as const
 export interface CountingLinesApiOptions {
   store: DataStore
   tokens: TokenPolicy
-  /** Injected faults, latency and Prefer handling, applied once the token is accepted. */
+  /** Injected faults and Prefer handling, applied once the token is accepted; --latency, to every answer. */
   faults: FaultControl
 }
 
@@ -28,7 +28,7 @@ const checkParams = compileWithTypeBox(problems => new Error(problems.map(format
 /** The device API under /nvr/v1: bearer check first, then the two read operations. */
 export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens, faults }) {
   // onRequest runs before routing results are used, so an unauthenticated caller learns nothing.
-  app.addHook('onRequest', requireBearerToken(tokens))
+  app.addHook('onRequest', requireBearerToken(tokens, faults))
   app.addHook('onRequest', faults.hook)
 
   app.get(LIST_PATH, {
@@ -84,10 +84,12 @@ function sendPrepared (reply: { type: (contentType: string) => { send: (body: ne
   reply.type(JSON_CONTENT_TYPE).send(body as never)
 }
 
-function requireBearerToken (tokens: TokenPolicy): onRequestHookHandler {
+// A refusal waits for --latency like every answer here; an accepted request meets the fault hook next.
+function requireBearerToken (tokens: TokenPolicy, faults: FaultControl): onRequestHookHandler {
   return function requireBearerToken (request, _reply, done) {
     const outcome = tokens.judge(request.headers.authorization)
-    done(outcome === 'accepted' ? undefined : apiErrors.unauthorized(outcome))
+    if (outcome === 'accepted') done()
+    else faults.afterLatency(request.log, () => done(apiErrors.unauthorized(outcome)))
   }
 }
 

@@ -52,6 +52,16 @@ function serialize ({ verb, path, version, hosts, auths, other, payload, framing
   ])
 }
 
+/**
+ * Whether the request line and headers pass the 64 KB limit: Node reads 64 KB at a time, so it refuses them
+ * (431) on a later read, which no longer holds the method, and the refusal is written as to a GET.
+ */
+function refusedPastFirstRead (bytes: Buffer, eol: string): boolean {
+  const end = bytes.indexOf(eol + eol)
+  return (end === -1 ? bytes.length : end) > READ_SIZE
+}
+const READ_SIZE = 65536
+
 t.test(`generated raw requests always get an answer the contract allows (socket, seed ${PROPERTY_SEED}, ${RUNS} runs)`, async t => {
   const control = new MockControl({ store: new DataStore(datasetFromData(HOSTILE_DATA)) })
   const app = await build(t, { control, tokens: [ACCEPTED_TOKEN], adminToken: ADMIN_TOKEN })
@@ -60,14 +70,16 @@ t.test(`generated raw requests always get an answer the contract allows (socket,
   const request = fc.record({ verb: rawMethod, path: target.map(({ path }) => path), version, hosts: host, auths: authorizations, other: otherHeaders, payload: body, framing, eol: lineEnd })
 
   await fc.assert(fc.asyncProperty(request, async raw => {
-    const { received, error } = await exchange(port, serialize(raw))
-    const answers = parseAnswers(received, raw.verb === 'HEAD')
+    const bytes = serialize(raw)
+    const { received, error } = await exchange(port, bytes)
+    const head = raw.verb === 'HEAD' && !refusedPastFirstRead(bytes, raw.eol)
+    const answers = parseAnswers(received, head)
     if (answers.length === 0) throw new Error(`no answer${error === undefined ? '' : ` (${error})`}`)
     const [first, ...later] = answers
     // Node keeps the first of several Authorization headers.
     const auth = raw.auths.find(({ authorization }) => authorization !== undefined) ?? { accepted: false }
     const headers = headerObject(auth, raw.other)
-    checkAnswer({ method: raw.verb, path: raw.path, headers, accepted: auth.accepted, admin: auth.admin, found: false }, first as never)
+    checkAnswer({ method: head || raw.verb !== 'HEAD' ? raw.verb : 'GET', path: raw.path, headers, accepted: auth.accepted, admin: auth.admin, found: false }, first as never)
     // An admin call may change the data or inject a fault on purpose; the next request starts afresh.
     if (raw.auths.some(({ admin }) => admin === true)) control.reset()
     // Anything after the answer can only be a refusal of what followed it on the connection.

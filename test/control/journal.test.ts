@@ -21,6 +21,15 @@ t.test('each request is recorded with method, path, params, authentication, stat
   }
 })
 
+t.test('an unknown path has no params: the router\'s wildcard is not shown', async t => {
+  const { app, control } = await buildControlled(t)
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/lines/line-1', headers: AUTH })
+  await app.inject({ url: '/nvr/v1/cameras/cam-1/lines' })
+  await app.inject({ url: '/elsewhere/x' })
+  await app.inject({ url: '/docs/static/index.html' })
+  t.strictSame(control.requests().map(({ params }) => params), [{}, {}, {}, {}])
+})
+
 t.test('authenticated says whether the bearer token was accepted, and is null where none is needed', async t => {
   const { app, control } = await buildControlled(t)
   await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines' })

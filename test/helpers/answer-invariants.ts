@@ -67,7 +67,7 @@ export function checkAnswer (sent: SentRequest, answer: Answer): void {
   if (status === 401 && headers['www-authenticate'] === undefined) fail('a 401 has no WWW-Authenticate')
   if (status === 405 && !underAdmin && headers.allow !== 'GET, HEAD') fail('a 405 has no Allow: GET, HEAD')
   if (status === 405 && underAdmin && typeof headers.allow !== 'string') fail('a 405 has no Allow')
-  if (sent.method === 'HEAD' && !protocolRefusal) {
+  if (sent.method === 'HEAD') {
     if (body !== '') fail('HEAD is answered with a body')
     return
   }

@@ -59,8 +59,8 @@ export function parseAnswers (received: Buffer, head = false): Answer[] {
     }
     rest = rest.subarray(end + 4)
     if (status === 100) continue
-    // A refusal written before Fastify saw the request (no CORS headers) has its body even for a HEAD.
-    const withoutBody = head && answers.length === 0 && headers['access-control-allow-origin'] !== undefined
+    // Every answer to HEAD is headers alone, a refusal written before Fastify saw the request too.
+    const withoutBody = head && answers.length === 0
     const { body, after } = withoutBody ? { body: Buffer.alloc(0), after: rest } : splitBody(rest, headers)
     answers.push({ status, headers, body: body.toString('utf8') })
     rest = after

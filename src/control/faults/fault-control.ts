@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
 import { pickDelay, type DelayRange } from '../../util/delay.js'
 import { apiErrors } from '../../wire/errors.js'
 import { carryOut, type Answer } from './fault-kinds.js'
@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 export interface FaultControlOptions {
-  /** Added to every API request that no fault or Prefer header delays. */
+  /** Added to every API answer that no fault or Prefer header delays, a refused token's 401 too. */
   latency?: DelayRange
   /** Honour `Prefer: code=…` and `Prefer: delay=…` on a request. */
   allowPrefer?: boolean
@@ -71,6 +71,21 @@ export class FaultControl {
   /** Whether any fault, latency or Prefer handling may change an answer: when not, no request needs the hook. */
   get active (): boolean {
     return this.#active
+  }
+
+  /**
+   * Answers after the --latency wait, given to answer in milliseconds: for the answers of the device API no
+   * fault takes (a refused token, a malformed URL, a missing Host), as every answer there waits, so a
+   * frontend sees its sign-in and error states slowly too. Faults and Prefer take accepted requests only.
+   */
+  afterLatency (log: FastifyBaseLogger, answer: (waitedMs: number) => void): void {
+    const wait = this.#latency === undefined ? 0 : pickDelay(this.#random, this.#latency)
+    if (wait === 0) {
+      answer(0)
+      return
+    }
+    log.debug({ delayMs: wait, fault: null }, 'answer delayed')
+    this.#schedule(() => answer(wait), wait)
   }
 
   /** Checks and adds a fault; throws InvalidFaultError naming each problem. */
