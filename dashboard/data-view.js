@@ -1,7 +1,7 @@
 /* global document */
 // The data served: each camera as a frame with its counting lines drawn to scale, and the ways to change it.
 import { call, Refusal } from './api.js'
-import { el, showProblems, svg } from './dom.js'
+import { count, el, showProblems, svg } from './dom.js'
 import { arrowHead, parsePoints } from './geometry.js'
 
 const WIDTH = 160
@@ -27,8 +27,8 @@ export function dataView ({ onError, onCameras }) {
     const matching = data.cameras.filter(camera => camera.id.toLowerCase().includes(wanted))
     const shown = matching.slice(0, MAX_SHOWN)
     cameras.replaceChildren(...shown.map(camera => cameraCard(camera.id, linesOf.get(camera.id))))
-    const counts = `${data.cameras.length} cameras, ${data.counting_lines.length} counting lines served`
-    const filtered = wanted === '' ? '' : `; ${matching.length} cameras match “${filter.value.trim()}”`
+    const counts = `${count(data.cameras.length, 'camera')}, ${count(data.counting_lines.length, 'counting line')} served`
+    const filtered = wanted === '' ? '' : `; ${count(matching.length, 'camera')} match “${filter.value.trim()}”`
     const cut = shown.length < matching.length ? `; the first ${shown.length} are shown, filter by camera id for the others` : ''
     summary.textContent = `${counts}${filtered}${cut}.`
   }
@@ -53,7 +53,7 @@ export function dataView ({ onError, onCameras }) {
   async function replaceWith (body, source) {
     const { cameras: cameraCount, countingLines } = await call('PUT', '/data', body)
     await load()
-    summary.textContent = `Now serving ${source}: ${cameraCount} cameras, ${countingLines} counting lines.`
+    summary.textContent = `Now serving ${source}: ${count(cameraCount, 'camera')}, ${count(countingLines, 'counting line')}.`
   }
 
   filter.addEventListener('input', render)
@@ -82,7 +82,7 @@ function cameraCard (id, lines) {
   const headingId = `camera-${id.replace(/[^\w-]/g, '_')}`
   const drawn = lines.map((line, index) => ({ line, colour: `c${index % COLOURS}`, points: parsePoints(line.counting_line) }))
   return el('article', { class: 'camera', 'aria-labelledby': headingId },
-    el('h3', { id: headingId }, el('code', {}, id), ' ', el('span', { class: 'count' }, lines.length === 1 ? '1 line' : `${lines.length} lines`)),
+    el('h3', { id: headingId }, el('code', {}, id), ' ', el('span', { class: 'count' }, count(lines.length, 'line'))),
     frame(id, drawn),
     lines.length === 0
       ? el('p', { class: 'muted' }, 'No counting lines.')
@@ -90,8 +90,8 @@ function cameraCard (id, lines) {
 }
 
 function frame (id, drawn) {
-  const count = drawn.filter(({ points }) => points !== null).length
-  return svg('svg', { class: 'frame', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': `Frame of ${id} with ${count} of its lines drawn` },
+  const drawnCount = drawn.filter(({ points }) => points !== null).length
+  return svg('svg', { class: 'frame', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': `Frame of ${id} with ${drawnCount} of its lines drawn` },
     svg('rect', { class: 'frame-bg', x: 0, y: 0, width: WIDTH, height: HEIGHT }),
     drawn.filter(({ points }) => points !== null).map(({ line, colour, points }) => {
       const scaled = points.map(([x, y]) => [round(x * WIDTH), round(y * HEIGHT)])

@@ -32,3 +32,8 @@ export function showProblems (container, heading, problems = []) {
   container.append(el('p', {}, heading), el('ul', {}, problems.map(({ path, problem }) =>
     el('li', {}, path === '' ? '' : el('code', {}, path), path === '' ? '' : ': ', problem))))
 }
+
+/** "1 camera", "2 cameras". */
+export function count (number, noun) {
+  return `${number} ${noun}${number === 1 ? '' : 's'}`
+}

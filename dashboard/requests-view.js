@@ -1,7 +1,7 @@
 /* global document, requestAnimationFrame */
 // The journal, newest first, kept current by the event stream: the requests received and how they were answered.
 import { call } from './api.js'
-import { el } from './dom.js'
+import { count, el } from './dom.js'
 
 /** Rows kept in the page, as many as the journal keeps by default. */
 const MAX_ROWS = 1000
@@ -28,8 +28,9 @@ export function requestsView ({ onError, onFaultSeen }) {
     const camera = cameraFilter.value.trim().toLowerCase()
     const shown = rows.filter(row => row.dropped !== undefined || (matchesStatus(row, status) && (camera === '' || (row.params.id ?? '').toLowerCase().includes(camera))))
     body.replaceChildren(...shown.slice(0, MAX_ROWS).map(row => row.dropped === undefined ? requestRow(row) : droppedRow(row)))
-    const counted = `${rows.filter(row => row.dropped === undefined).length} requests${shown.length < rows.length ? `, ${shown.filter(row => row.dropped === undefined).length} shown` : ''}`
-    note.textContent = paused ? `Paused: ${waiting.length} new requests wait. ${counted}.` : `${counted}.`
+    const requests = rows.filter(row => row.dropped === undefined).length
+    const counted = `${count(requests, 'request')}${shown.length < rows.length ? `, ${shown.filter(row => row.dropped === undefined).length} shown` : ''}`
+    note.textContent = paused ? `Paused: ${count(waiting.length, 'new request')} waiting. ${counted}.` : `${counted}.`
   }
 
   function schedule () {
@@ -135,5 +136,5 @@ function requestRow (entry) {
 }
 
 function droppedRow ({ dropped }) {
-  return el('tr', { class: 'dropped-note' }, el('td', { colspan: 7 }, `${dropped} requests not shown here: the page fell behind the stream.`))
+  return el('tr', { class: 'dropped-note' }, el('td', { colspan: 7 }, `${count(dropped, 'request')} not shown here: the page fell behind the stream.`))
 }

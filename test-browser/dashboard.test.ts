@@ -61,7 +61,7 @@ t.test('a 503 for one request, injected from the page, fails the next API answer
   await openDashboard(page, nvr.url, ADMIN_TOKEN)
   await page.getByLabel('Answer').selectOption('status')
   await page.getByLabel('Status', { exact: true }).fill('503')
-  await page.getByLabel('For the next').fill('1')
+  await page.getByLabel('How many requests').fill('1')
   await page.getByRole('button', { name: 'Inject' }).click()
   const fault = page.locator('#fault-list .fault')
   await fault.waitFor()
