@@ -168,3 +168,17 @@ t.test('over a real socket: requests answered appear in order; the ninth stream 
   }
   t.strictSame(rest, [], 'the stream ended cleanly, with nothing more')
 })
+
+t.test('a client that goes away frees its place: the journal pays nothing again and new streams open', async t => {
+  const { app, control } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
+  const origin = await app.listen({ host: '127.0.0.1', port: 0 })
+  for (let round = 0; round < 2; round++) {
+    const streams = await Promise.all(Array.from({ length: 8 }, () => fetch(`${origin}/__admin/requests/stream`, { headers: ADMIN })))
+    t.strictSame(streams.map(response => response.status), Array(8).fill(200), `round ${round}: all 8 places are free`)
+    t.type(control.journal.onRecord, 'function')
+    for (const response of streams) await response.body!.cancel()
+    // The server learns of each close from its socket: wait for that, not for a time.
+    while (control.journal.onRecord !== null) await new Promise(resolve => setTimeout(resolve, 10))
+  }
+  t.pass('every stream was let go')
+})
