@@ -42,7 +42,13 @@ const data = dataView({
   onError,
   onCameras: ids => cameraIds.replaceChildren(...ids.slice(0, 500).map(id => Object.assign(document.createElement('option'), { value: id })))
 })
-const faults = faultsView({ onError, onReset: () => data.load().catch(onError) })
+const faults = faultsView({
+  onError,
+  onReset: () => {
+    requests.clear()
+    return data.load().catch(onError)
+  }
+})
 let faultsQueued = false
 const requests = requestsView({
   onError,

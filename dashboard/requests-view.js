@@ -98,19 +98,24 @@ export function requestsView ({ onError, onFaultSeen }) {
   })
   statusFilter.addEventListener('change', render)
   cameraFilter.addEventListener('input', render)
+  /** Empties the rows, after the journal was emptied. */
+  function clear () {
+    rows = []
+    waiting = []
+    lastSeq = 0
+    render()
+  }
+
   document.querySelector('#clear-requests').addEventListener('click', async () => {
     try {
       await call('DELETE', '/requests')
-      rows = []
-      waiting = []
-      lastSeq = 0
-      render()
+      clear()
     } catch (error) {
       onError(error)
     }
   })
 
-  return { handle }
+  return { handle, clear }
 }
 
 function matchesStatus (entry, wanted) {

@@ -74,6 +74,10 @@ t.test('a 503 for one request, injected from the page, fails the next API answer
   t.match(await row.innerText(), /503/)
   await fault.waitFor({ state: 'detached' })
   t.match(await page.locator('#fault-list').innerText(), 'No fault is in force')
+
+  await page.getByRole('button', { name: 'Reset everything' }).click()
+  await page.locator('#requests-note', { hasText: /^0 requests\.$/ }).waitFor()
+  t.equal(await page.locator('#requests-table tbody tr').count(), 0, 'the journal emptied by the reset is emptied on the page too')
 })
 
 t.test('a wrong token shows the error state and asks again', async t => {
