@@ -14,7 +14,7 @@ COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 
-# --- runtime: production dependencies, dist/ and the bundled fixtures --------
+# --- runtime: production dependencies, dist/, the bundled fixtures, the dashboard
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     MOCK_NVR_HOST=0.0.0.0 \
@@ -24,6 +24,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
+COPY dashboard ./dashboard
 USER node
 EXPOSE 8080
 # Node's own client, as slim images have no curl; it follows MOCK_NVR_PORT and the TLS variables.

@@ -1,26 +1,53 @@
-// Takes docs/api-page.png for the README: the API page after "Try it out" on the list operation.
-// Run with `npm run screenshot`; it uses the same Chromium as the browser tests.
+// Takes the pictures of the docs, with the same Chromium as the browser tests; run with `npm run screenshot`.
+//   docs/api-page.png: the API page after "Try it out" on the list operation.
+//   docs/dashboard.png: the dashboard at /__admin/ui/ after a few requests, one of them failed by a fault.
 import { mkdir } from 'node:fs/promises'
+import type { BrowserContext } from 'playwright-core'
 import { startMockNvr } from '../src/index.js'
 import { authorize, openApiPage, tryOperation } from '../test-browser/api-page-actions.js'
 import { launchChromium } from '../test-browser/chromium.js'
+import { openDashboard } from '../test-browser/dashboard-actions.js'
 
-const OUTPUT = new URL('../docs/api-page.png', import.meta.url)
+const DOCS = new URL('../docs/', import.meta.url)
+const ADMIN_TOKEN = 'demo-admin-token'
 
-const nvr = await startMockNvr()
+const nvr = await startMockNvr({ adminToken: ADMIN_TOKEN })
 const browser = await launchChromium()
 try {
-  const page = await browser.context.newPage()
+  await mkdir(DOCS, { recursive: true })
+  await apiPage(browser.context, new URL('api-page.png', DOCS))
+  await dashboard(browser.context, new URL('dashboard.png', DOCS))
+} finally {
+  await browser.close()
+  await nvr.close()
+}
+
+async function apiPage (context: BrowserContext, output: URL) {
+  const page = await context.newPage()
   await page.setViewportSize({ width: 1200, height: 1500 })
   await openApiPage(page, nvr.url)
   await authorize(page, 'demo-token')
   const { status } = await tryOperation(page, 'listCountingLines')
   if (status !== '200') throw new Error(`the list operation answered ${status}, not 200`)
   await page.evaluate('window.scrollTo(0, 0)')
-  await mkdir(new URL('.', OUTPUT), { recursive: true })
-  await page.screenshot({ path: OUTPUT.pathname })
-  process.stdout.write(`wrote ${OUTPUT.pathname}\n`)
-} finally {
-  await browser.close()
-  await nvr.close()
+  await page.screenshot({ path: output.pathname })
+  process.stdout.write(`wrote ${output.pathname}\n`)
+}
+
+async function dashboard (context: BrowserContext, output: URL) {
+  const page = await context.newPage()
+  await page.setViewportSize({ width: 1280, height: 1500 })
+  nvr.resetRequests()
+  await openDashboard(page, nvr.url, ADMIN_TOKEN)
+  nvr.injectFault({ status: 503, times: 1, camera: 'cam-yard-gate' })
+  nvr.injectFault({ delay: { min: 200, max: 800 }, route: 'retrieve' })
+  const api = (path: string) => fetch(`${nvr.url}/nvr/v1${path}`, { headers: { authorization: 'Bearer demo-token' } })
+  for (const path of ['/cameras/cam-entrance-main/counting_lines', '/cameras/cam-lobby/counting_lines/line-lobby-turnstiles',
+    '/cameras/cam-yard-gate/counting_lines', '/cameras/cam-nowhere/counting_lines', '/cameras/cam-loading-dock/counting_lines']) {
+    await api(path)
+  }
+  await page.locator('#requests-table tbody tr').nth(4).waitFor()
+  await page.locator('#fault-list .fault').first().waitFor()
+  await page.screenshot({ path: output.pathname, fullPage: true })
+  process.stdout.write(`wrote ${output.pathname}\n`)
 }

@@ -7,6 +7,7 @@ import { apiErrors } from '../wire/errors.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
 import type { FixtureError } from '../data/fixture-validation.js'
 import { FixtureDataSchema } from '../wire/schemas.js'
+import { EVENT_STREAM_TYPE, JournalStream, type JournalStreamLimits } from './journal-stream.js'
 
 /** Where the admin API lives: outside /nvr/v1, so it can never be mistaken for the device's API. */
 export const ADMIN_PREFIX = '/__admin'
@@ -17,10 +18,12 @@ export interface AdminApiOptions {
   /** The bearer token every admin call needs. */
   token: string
   control: MockControl
+  /** Limits of GET /__admin/requests/stream; each one missing takes its default. */
+  streamLimits?: Partial<JournalStreamLimits>
 }
 
 /** The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. */
-export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { token, control }) {
+export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { token, control, streamLimits }) {
   // A mistake in a body is a 400 naming each JSON path.
   app.setValidatorCompiler(compileWithTypeBox(invalidBody))
   // JSON only: a text body would otherwise reach validation as a string and read as "must be an object".
@@ -46,6 +49,21 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     DELETE: (_request, reply) => {
       control.resetRequests()
       return ok(reply, null)
+    }
+  })
+
+  const journalStream = new JournalStream(control.journal, streamLimits)
+  app.addHook('preClose', function endJournalStreams (done) {
+    journalStream.closeAll()
+    done()
+  })
+  route(app, '/requests/stream', {
+    GET: (_request, reply) => {
+      reply.type(EVENT_STREAM_TYPE).header('cache-control', 'no-store')
+      if (reply.request.method === 'HEAD') return reply.send()
+      const listener = journalStream.open()
+      if (listener === undefined) throw apiErrors.tooManyStreams(journalStream.limits.maxListeners)
+      return reply.send(listener.readable)
     }
   })
 

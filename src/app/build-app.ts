@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, adminApi } from '../admin-api/routes.js'
+import { registerDashboard } from '../admin-api/dashboard-page.js'
 import { healthErrorResponses } from '../openapi/response-schemas.js'
 import { guardAreas, isUnder } from '../wire/area-guard.js'
 import { registerApiPage } from '../openapi/api-page.js'
@@ -132,6 +133,8 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
 
   await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl })
   if (adminToken !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, token: adminToken, control })
+  // Beside the admin plugin, not in it: the page's files are open, its calls are not.
+  if (adminToken !== undefined) await registerDashboard(app)
   return app
 }
 

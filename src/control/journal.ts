@@ -46,6 +46,8 @@ export class RequestJournal {
   #next = 0
   #size = 0
   #total = 0
+  /** Told of each request as it is recorded, with its number since the last clear(); unset, it costs one check. */
+  onRecord: ((entry: JournalEntry, seq: number) => void) | null = null
 
   constructor (capacity = DEFAULT_JOURNAL_SIZE) {
     this.capacity = capacity
@@ -79,6 +81,7 @@ export class RequestJournal {
     this.#next = slot + 1 === this.capacity ? 0 : slot + 1
     if (this.#size < this.capacity) this.#size++
     this.#total++
+    if (this.onRecord !== null) this.onRecord(this.#entry(slot), this.#total)
   }
 
   /** The recorded requests, oldest first. */

@@ -48,7 +48,9 @@ export const apiErrors = {
   invalidBody: (problems: string) =>
     new ApiError(400, `The request body is invalid: ${problems}.`),
   faultNotFound: (id: string) =>
-    new ApiError(404, `No fault has the id ${quote(id)}.`)
+    new ApiError(404, `No fault has the id ${quote(id)}.`),
+  tooManyStreams: (max: number) =>
+    new ApiError(503, `${max} streams of the journal are open already; close one first.`, { 'retry-after': '5' })
 }
 
 const ADMIN_UNAUTHORIZED_MESSAGES = {

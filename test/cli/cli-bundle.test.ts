@@ -41,3 +41,15 @@ t.test('the bundled CLI prints its version, the OpenAPI document, and refuses a 
   t.equal(await refused.exit, 2)
   t.match(refused.stderr(), "--port must be a whole number, not 'eighty'")
 })
+
+t.test('the bundled CLI serves the dashboard from the package folder when the admin API is on', async t => {
+  const cli = runCli(['--port', '0', '--log-level', 'warn'], { MOCK_NVR_ADMIN_TOKEN: 'bundle-admin' }, bundle)
+  const url = await cli.ready
+  const page = await fetch(`${url}/__admin/ui/`)
+  t.equal(page.status, 200)
+  t.match(await page.text(), '<title>mock-nvr dashboard</title>')
+  const script = await fetch(`${url}/__admin/ui/main.js`)
+  t.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8')
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exit, 0)
+})

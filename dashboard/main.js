@@ -1,0 +1,161 @@
+/* global document, location, setTimeout, clearTimeout, setInterval, clearInterval, AbortController, console */
+// The dashboard: asks for the admin token once per tab, then shows the data, the requests live and the faults.
+import { readJournalStream, Refusal, ServerGone, token, TokenRefused } from './api.js'
+import { dataView } from './data-view.js'
+import { faultsView } from './faults-view.js'
+import { requestsView } from './requests-view.js'
+
+/** Quick retries of a lost stream before the page says the server is gone; it keeps trying after, slower. */
+const QUICK_RETRIES = 3
+const SLOW_RETRY_MS = 10_000
+/** How often the faults are read again, so changes made elsewhere show. */
+const FAULTS_EVERY_MS = 2000
+
+const connection = document.querySelector('#connection')
+const tokenPanel = document.querySelector('#token-panel')
+const tokenForm = document.querySelector('#token-form')
+const tokenInput = document.querySelector('#token-input')
+const tokenError = document.querySelector('#token-error')
+const dashboard = document.querySelector('#dashboard')
+const forgetButton = document.querySelector('#forget-token')
+const offline = document.querySelector('#offline')
+const offlineText = document.querySelector('#offline-text')
+const cameraIds = document.querySelector('#camera-ids')
+
+/** The current connection: stopped when the token changes, woken to retry at once. */
+let session
+
+function setState (state, text) {
+  connection.dataset.state = state
+  document.body.dataset.state = state
+  connection.textContent = text
+  offline.hidden = state !== 'offline'
+}
+
+function onError (error) {
+  if (error instanceof TokenRefused) askForToken('The admin token was not accepted: enter the one mock-nvr was started with (--admin-token or MOCK_NVR_ADMIN_TOKEN).')
+  else if (error instanceof ServerGone) session?.wake()
+  else console.error(error)
+}
+
+const data = dataView({
+  onError,
+  onCameras: ids => cameraIds.replaceChildren(...ids.slice(0, 500).map(id => Object.assign(document.createElement('option'), { value: id })))
+})
+const faults = faultsView({
+  onError,
+  onReset: () => {
+    requests.clear()
+    return data.load().catch(onError)
+  }
+})
+let faultsQueued = false
+const requests = requestsView({
+  onError,
+  // A request shaped by a fault used up one of its requests: read the faults again, once per burst.
+  onFaultSeen: () => {
+    if (faultsQueued) return
+    faultsQueued = true
+    setTimeout(() => {
+      faultsQueued = false
+      faults.load().catch(onError)
+    }, 50)
+  }
+})
+
+function loadAll () {
+  return Promise.all([data.load(), faults.load()]).catch(onError)
+}
+
+function askForToken (message = '') {
+  session?.stop()
+  session = undefined
+  token.forget()
+  dashboard.hidden = true
+  forgetButton.hidden = true
+  tokenPanel.hidden = false
+  tokenError.textContent = message
+  tokenInput.value = ''
+  setState(message === '' ? 'token' : 'refused', message === '' ? 'Waiting for the admin token' : 'Admin token refused')
+  tokenInput.focus()
+}
+
+function start () {
+  tokenPanel.hidden = true
+  dashboard.hidden = false
+  forgetButton.hidden = false
+  setState('connecting', 'Connecting…')
+  session = openSession()
+  loadAll()
+}
+
+function openSession () {
+  let controller
+  let wakeUp
+  let retry
+  const poll = setInterval(() => {
+    if (!document.hidden && connection.dataset.state === 'live') faults.load().catch(onError)
+  }, FAULTS_EVERY_MS)
+  const current = {
+    stopped: false,
+    stop () {
+      current.stopped = true
+      clearInterval(poll)
+      clearTimeout(retry)
+      controller?.abort()
+    },
+    wake () {
+      wakeUp?.()
+    }
+  }
+  const pause = ms => new Promise(resolve => {
+    wakeUp = resolve
+    retry = setTimeout(resolve, ms)
+  })
+
+  ;(async function streamJournal () {
+    let failures = 0
+    while (!current.stopped) {
+      controller = new AbortController()
+      let problem = 'the connection was lost'
+      try {
+        await readJournalStream((name, event) => {
+          if (name === 'ready') {
+            if (failures > 0) loadAll()
+            failures = 0
+            setState('live', 'Live')
+          }
+          requests.handle(name, event)
+        }, controller.signal)
+      } catch (error) {
+        if (error instanceof TokenRefused) return onError(error)
+        if (error instanceof Refusal) problem = error.message
+      }
+      if (current.stopped) return
+      failures++
+      if (failures <= QUICK_RETRIES) {
+        setState('reconnecting', `Reconnecting (${failures} of ${QUICK_RETRIES}): ${problem}`)
+        await pause(1000 * failures)
+      } else {
+        setState('offline', 'mock-nvr is not answering')
+        offlineText.textContent = `mock-nvr at ${location.host} is not answering (${problem}). The page keeps trying every ${SLOW_RETRY_MS / 1000} seconds.`
+        await pause(SLOW_RETRY_MS)
+      }
+    }
+  })()
+  return current
+}
+
+tokenForm.addEventListener('submit', event => {
+  event.preventDefault()
+  const value = tokenInput.value.trim()
+  if (value === '') return
+  token.set(value)
+  tokenInput.value = ''
+  start()
+})
+forgetButton.addEventListener('click', () => askForToken())
+document.querySelector('#retry-now').addEventListener('click', () => session?.wake())
+
+if (token.get() === null) askForToken()
+else start()

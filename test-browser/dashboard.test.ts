@@ -1,0 +1,98 @@
+import t from 'tap'
+import { startMockNvr } from '../src/index.js'
+import { launchChromium } from './chromium.js'
+import { DASHBOARD_PATH, openDashboard, recordHosts, waitUntilLive } from './dashboard-actions.js'
+
+const TOKEN = 'browser-token'
+const ADMIN_TOKEN = 'browser-admin-token'
+const API = { authorization: `Bearer ${TOKEN}` }
+
+const browser = await launchChromium()
+const hosts = await recordHosts(browser.context)
+const nvr = await startMockNvr({ tokens: [TOKEN], adminToken: ADMIN_TOKEN })
+t.teardown(async () => {
+  await browser.close()
+  await nvr.close()
+})
+
+t.test('with the admin token, the page shows the demo cameras with their lines drawn, and keeps the token on reload', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await openDashboard(page, nvr.url, ADMIN_TOKEN)
+  const cameras = page.locator('.camera')
+  t.strictSame(await cameras.locator('h3 code').allInnerTexts(),
+    ['cam-entrance-main', 'cam-lobby', 'cam-parking-north', 'cam-loading-dock', 'cam-yard-gate', 'cam-server-room'])
+  const entrance = cameras.filter({ hasText: 'cam-entrance-main' })
+  t.equal(await entrance.locator('svg.frame polyline').count(), 3, 'each line of the camera is drawn')
+  t.strictSame(await entrance.locator('svg.frame text').allTextContents(), ['Main door', 'Sidewalk passing', 'Bike rack approach'])
+  // 0.180,0.720;0.820,0.720 in a 160 × 90 frame.
+  t.equal(await entrance.locator('svg.frame polyline').first().getAttribute('points'), '28.8,64.8 131.2,64.8')
+  t.match(await entrance.locator('.lines li').first().innerText(), /Main door line-entrance-door\s+class person · anchor bottom_center/)
+
+  await page.getByLabel('Camera id').fill('lobby')
+  t.strictSame(await cameras.locator('h3 code').allInnerTexts(), ['cam-lobby'], 'the filter keeps the matching cameras')
+
+  await page.reload()
+  await waitUntilLive(page)
+  t.ok(await page.locator('#token-panel').isHidden(), 'a reload does not ask for the token again')
+  t.equal(await page.evaluate('sessionStorage.getItem("mock-nvr-admin-token")'), ADMIN_TOKEN, 'the tab keeps it in sessionStorage')
+  t.equal(await page.evaluate('[localStorage.length, document.cookie, location.href.includes("token")].join()'), '0,,false',
+    'the token is not in localStorage, a cookie or the URL')
+})
+
+t.test('a request made from outside appears in the journal, pushed by the event stream', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await openDashboard(page, nvr.url, ADMIN_TOKEN)
+  const path = '/nvr/v1/cameras/cam-lobby/counting_lines'
+  t.equal((await fetch(`${nvr.url}${path}?seen=outside`, { headers: API })).status, 200)
+  const row = page.locator('#requests-table tbody tr').filter({ hasText: path }).first()
+  await row.waitFor()
+  t.match(await row.innerText(), /GET\s+\/nvr\/v1\/cameras\/cam-lobby\/counting_lines\s+200\s+cam-lobby/)
+  t.ok(await row.locator('.status-2xx').isVisible(), 'the status is coloured by its class')
+})
+
+t.test('a 503 for one request, injected from the page, fails the next API answer and then disappears', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(async () => {
+    await page.close()
+    nvr.reset()
+  })
+  await openDashboard(page, nvr.url, ADMIN_TOKEN)
+  await page.getByLabel('Answer').selectOption('status')
+  await page.getByLabel('Status', { exact: true }).fill('503')
+  await page.getByLabel('How many requests').fill('1')
+  await page.getByRole('button', { name: 'Inject' }).click()
+  const fault = page.locator('#fault-list .fault')
+  await fault.waitFor()
+  t.match(await fault.innerText(), /fault-1\s+status 503 for every API request · 1 more request/)
+
+  const answer = await fetch(`${nvr.url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: API })
+  t.equal(answer.status, 503)
+  const row = page.locator('#requests-table tbody tr').filter({ hasText: 'fault-1' })
+  await row.waitFor()
+  t.match(await row.innerText(), /503/)
+  await fault.waitFor({ state: 'detached' })
+  t.match(await page.locator('#fault-list').innerText(), 'No fault is in force')
+
+  await page.getByRole('button', { name: 'Reset everything' }).click()
+  await page.locator('#requests-note', { hasText: /^0 requests\.$/ }).waitFor()
+  t.equal(await page.locator('#requests-table tbody tr').count(), 0, 'the journal emptied by the reset is emptied on the page too')
+})
+
+t.test('a wrong token shows the error state and asks again', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await page.goto(`${nvr.url}${DASHBOARD_PATH}`)
+  await page.getByRole('textbox', { name: 'Admin token' }).fill('not-the-admin-token')
+  await page.getByRole('button', { name: 'Open the dashboard' }).click()
+  await page.locator('#connection[data-state="refused"]').waitFor()
+  t.match(await page.locator('#token-error').innerText(), 'The admin token was not accepted')
+  t.ok(await page.getByRole('textbox', { name: 'Admin token' }).isVisible())
+  t.ok(await page.locator('#dashboard').isHidden(), 'nothing of the dashboard shows')
+})
+
+t.test('no request of the page left 127.0.0.1', async t => {
+  t.ok(hosts.length > 0)
+  t.strictSame([...new Set(hosts)], ['127.0.0.1'])
+})
