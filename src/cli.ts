@@ -6,11 +6,17 @@ import { OptionsError } from './config/options.js'
 import { startMockNvr } from './start/start-mock-nvr.js'
 import { describeStartFailure } from './cli/start-failure.js'
 import { VERSION } from './util/version.js'
+import { isDeviceCommand, runDeviceCommand } from './cli/device-commands.js'
 
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
 
 async function main (): Promise<void> {
+  const [first, ...rest] = process.argv.slice(2)
+  if (isDeviceCommand(first)) {
+    process.exitCode = await runDeviceCommand(first, rest, { stdout: process.stdout, stderr: process.stderr, signal: stopOnSignal() })
+    return
+  }
   let command
   try {
     command = parseCli(process.argv.slice(2), process.env)
@@ -45,6 +51,15 @@ async function main (): Promise<void> {
     if (err !== undefined) nvr.app.log.error({ err }, 'stopping after an unexpected error')
     await nvr.close()
   })
+}
+
+/** Aborts on Ctrl-C or SIGTERM, so a run against a device stops at once and writes nothing. */
+function stopOnSignal (): AbortSignal {
+  const controller = new AbortController()
+  const stop = (): void => controller.abort()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  return controller.signal
 }
 
 function failToStart (error: unknown): void {

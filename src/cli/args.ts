@@ -158,6 +158,8 @@ export function helpText (version: string): string {
     'Usage: mock-nvr [options]            serve the API',
     '       mock-nvr openapi [options]    print the OpenAPI document, with examples from the data the options',
     '                                     select, and exit',
+    '       mock-nvr verify --help        check a real device against the contract (docs/device-link.md)',
+    '       mock-nvr record --help        record a real device into a fixture file',
     '',
     'Options:',
     ...rows,
