@@ -7,6 +7,8 @@ import { startMockNvr } from './start/start-mock-nvr.js'
 import { describeStartFailure } from './cli/start-failure.js'
 import { VERSION } from './util/version.js'
 import { isDeviceCommand, runDeviceCommand } from './cli/device-commands.js'
+import { parseProxyArgs, PROXY_HELP } from './cli/proxy-args.js'
+import type { ProxyOptions } from './device-link/device-proxy.js'
 
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
@@ -18,10 +20,21 @@ async function main (): Promise<void> {
     return
   }
   let command
+  let proxy: ProxyOptions | undefined
   try {
-    command = parseCli(process.argv.slice(2), process.env)
+    if (first === 'proxy') {
+      const parsed = await parseProxyArgs(rest)
+      if (parsed.help) {
+        process.stdout.write(PROXY_HELP)
+        return
+      }
+      proxy = parsed.proxy
+      command = parseCli(parsed.serveArgv, process.env)
+    } else {
+      command = parseCli(process.argv.slice(2), process.env)
+    }
   } catch (error) {
-    return fail(EXIT_USAGE, `${(error as UsageError).message}\nRun 'mock-nvr --help' for the options.`)
+    return fail(EXIT_USAGE, `${(error as UsageError).message}\nRun 'mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help' for the options.`)
   }
   if (command.command === 'help' || command.command === 'version') {
     process.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)
@@ -38,7 +51,7 @@ async function main (): Promise<void> {
 
   let nvr
   try {
-    nvr = await startMockNvr({ prettyLogs: process.stdout.isTTY, ...command.options })
+    nvr = await startMockNvr({ prettyLogs: process.stdout.isTTY, ...command.options, ...(proxy === undefined ? {} : { proxy }) })
   } catch (error) {
     return failToStart(error)
   }

@@ -160,6 +160,7 @@ export function helpText (version: string): string {
     '                                     select, and exit',
     '       mock-nvr verify --help        check a real device against the contract (docs/device-link.md)',
     '       mock-nvr record --help        record a real device into a fixture file',
+    '       mock-nvr proxy --help         forward the API to a real device, checking its answers',
     '',
     'Options:',
     ...rows,

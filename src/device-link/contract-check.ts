@@ -95,6 +95,19 @@ export function checkLineAnswer (answer: DeviceAnswer, listed: Record<string, un
   return violations
 }
 
+/** Checks a retrieve answer on its own (as the proxy sees one): envelope, the line's fields, its camera and its id. */
+export function checkRetrievedLine (answer: DeviceAnswer, context: CheckContext & { line: string }): Violation[] {
+  const violations: Violation[] = []
+  const envelope = checkEnvelope(answer, context, 'object', violations, context.line)
+  if (envelope === undefined) return violations
+  const item = envelope.content as Record<string, unknown>
+  const report = (path: string, problem: string): void => { violations.push({ camera: context.camera, line: context.line, request: context.request, path: `/content${path}`, problem }) }
+  checkLineFields(item, report, context)
+  if (typeof item.camera_id === 'string' && item.camera_id !== context.camera) report('/camera_id', `must be the camera asked for, ${JSON.stringify(context.camera)}, not ${JSON.stringify(context.redact(item.camera_id))}`)
+  if (typeof item.id === 'string' && item.id !== context.line) report('/id', `must be the line asked for, ${JSON.stringify(context.line)}, not ${JSON.stringify(context.redact(item.id))}`)
+  return violations
+}
+
 /** The answer's parsed envelope when it is a 200 with a success envelope and content of the kind expected; else undefined, and why in violations. */
 function checkEnvelope (answer: DeviceAnswer, context: CheckContext, kind: 'array' | 'object', violations: Violation[], line: string | null = null): Record<string, unknown> | undefined {
   const report = (path: string, problem: string): void => { violations.push({ camera: context.camera, line, request: context.request, path, problem }) }
