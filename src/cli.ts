@@ -7,16 +7,35 @@ import { startMockNvr } from './start/start-mock-nvr.js'
 import { describeStartFailure } from './cli/start-failure.js'
 import { stopGracefully } from './cli/stop-gracefully.js'
 import { VERSION } from './util/version.js'
+import { isDeviceCommand, runDeviceCommand } from './cli/device-commands.js'
+import { parseProxyArgs, PROXY_HELP } from './cli/proxy-args.js'
+import type { ProxyOptions } from './device-link/device-proxy.js'
 
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
 
 async function main (): Promise<void> {
+  const [first, ...rest] = process.argv.slice(2)
+  if (isDeviceCommand(first)) {
+    process.exitCode = await runDeviceCommand(first, rest, { stdout: process.stdout, stderr: process.stderr, signal: stopOnSignal() })
+    return
+  }
   let command
+  let proxy: ProxyOptions | undefined
   try {
-    command = parseCli(process.argv.slice(2), process.env)
+    if (first === 'proxy') {
+      const parsed = await parseProxyArgs(rest)
+      if (parsed.help) {
+        process.stdout.write(PROXY_HELP)
+        return
+      }
+      proxy = parsed.proxy
+      command = parseCli(parsed.serveArgv, process.env)
+    } else {
+      command = parseCli(process.argv.slice(2), process.env)
+    }
   } catch (error) {
-    return fail(EXIT_USAGE, `${(error as UsageError).message}\nRun 'mock-nvr --help' for the options.`)
+    return fail(EXIT_USAGE, `${(error as UsageError).message}\nRun 'mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help' for the options.`)
   }
   if (command.command === 'help' || command.command === 'version') {
     process.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)
@@ -33,7 +52,7 @@ async function main (): Promise<void> {
 
   let nvr
   try {
-    nvr = await startMockNvr({ prettyLogs: process.stdout.isTTY, ...command.options })
+    nvr = await startMockNvr({ prettyLogs: process.stdout.isTTY, ...command.options, ...(proxy === undefined ? {} : { proxy }) })
   } catch (error) {
     return failToStart(error)
   }
@@ -42,6 +61,15 @@ async function main (): Promise<void> {
   process.stdout.write(`mock-nvr listening on ${nvr.url}\n`)
 
   stopGracefully({ graceMs: 10_000, log: nvr.app.log, close: () => nvr.close() })
+}
+
+/** Aborts on Ctrl-C or SIGTERM, so a run against a device stops at once and writes nothing. */
+function stopOnSignal (): AbortSignal {
+  const controller = new AbortController()
+  const stop = (): void => controller.abort()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  return controller.signal
 }
 
 function failToStart (error: unknown): void {

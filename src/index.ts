@@ -35,3 +35,12 @@ export { DelaySchema, type Delay, type DelayRange } from './util/delay.js'
 export type { JournalEntry } from './control/journal.js'
 /** One problem of a checked value: its JSON path and what is wrong. */
 export type { ValueProblem } from './util/value-errors.js'
+/** Checks a real device against the contract and compares the unspecified cases with mock-nvr: `await verifyDevice({ target, token, cameras })`. */
+export { verifyDevice, type VerifyReport, type Difference } from './device-link/verify-device.js'
+/** Reads a device into fixture data, all or nothing; throws RecordRefusedError (with the report) when it breaks the contract. */
+export { recordDevice, RecordRefusedError } from './device-link/record-device.js'
+/** Options of verifyDevice and recordDevice, and the one-line error of an unusable device or option. */
+export { DeviceLinkError, type DeviceLinkOptions } from './device-link/device-target.js'
+/** One contract violation, and one answer to an unspecified case as verify compares it. */
+export type { Violation } from './device-link/contract-check.js'
+export type { Observation } from './device-link/observation.js'

@@ -25,6 +25,8 @@ import { registerOpenApi } from '../openapi/swagger.js'
 import { API_PREFIX, countingLinesApi } from '../device-api/routes.js'
 import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema } from '../wire/schemas.js'
 import type { TlsCredentials } from '../config/tls.js'
+import { deviceProxyApi } from '../device-link/proxy-routes.js'
+import type { DeviceProxy } from '../device-link/device-proxy.js'
 
 export interface AppDependencies {
   store: DataStore
@@ -41,10 +43,12 @@ export interface AppDependencies {
   control?: MockControl
   /** Turns the admin API on under /__admin/, for callers with this bearer token; `tokens` must refuse it. */
   adminToken?: string
+  /** Forward /nvr/v1 to a real device instead of serving the store; the device decides who is let in. */
+  proxy?: DeviceProxy
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
-export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, limits: someLimits, logger, https, control = new MockControl({ store }), adminToken }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, limits: someLimits, logger, https, control = new MockControl({ store }), adminToken, proxy }: AppDependencies): Promise<FastifyInstance> {
   if (adminToken !== undefined && tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
     throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
   }
@@ -122,16 +126,22 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
       tags: ['Health'],
       security: [],
       response: {
-        200: Type.Object({ status: Type.Literal('ok'), cameras: Type.Integer(), countingLines: Type.Integer() }, { description: 'Serving; the counts are of the data served now' }),
+        200: Type.Object({
+          status: Type.Literal('ok'),
+          cameras: Type.Integer(),
+          countingLines: Type.Integer(),
+          contractViolations: Type.Optional(Type.Integer({ description: 'When proxying a device: the violations its answers held so far' }))
+        }, { description: 'Serving; the counts are of the data served now' }),
         ...healthErrorResponses
       }
     }
   }, function health () {
     const { cameras, lineCount } = store.current
-    return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount }
+    return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount, ...(proxy === undefined ? {} : { contractViolations: proxy.violationCount }) }
   })
 
-  await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl })
+  if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl })
+  else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: control.faultControl })
   if (adminToken !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, token: adminToken, control })
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.
   if (adminToken !== undefined) await registerDashboard(app)

@@ -7,7 +7,7 @@ import { API_PREFIX } from '../device-api/routes.js'
 export const DEFAULT_JOURNAL_SIZE = 1000
 
 /** What the journal reads of a request: Fastify's, or the fast path's few fields. */
-export type RecordedRequest = Pick<FastifyRequest, 'method' | 'url' | 'params'> & { injectedFault?: string | null }
+export type RecordedRequest = Pick<FastifyRequest, 'method' | 'url' | 'params'> & { injectedFault?: string | null, contractViolations?: number | null }
 
 /** One request mock-nvr answered (or dropped), as the journal reports it. */
 export interface JournalEntry {
@@ -28,6 +28,8 @@ export interface JournalEntry {
   time: string
   /** Milliseconds from arrival to the end of the answer. */
   durationMs: number
+  /** When proxying a device: the contract violations its answer held (only on proxied requests). */
+  contractViolations?: number
 }
 
 /**
@@ -43,6 +45,7 @@ export class RequestJournal {
   readonly #faults: Array<string | null>
   readonly #completedAt: Float64Array
   readonly #durations: Float64Array
+  readonly #violations: Array<number | null>
   #next = 0
   #size = 0
   #total = 0
@@ -58,6 +61,7 @@ export class RequestJournal {
     this.#statuses = new Uint16Array(capacity)
     this.#completedAt = new Float64Array(capacity)
     this.#durations = new Float64Array(capacity)
+    this.#violations = new Array<number | null>(capacity).fill(null)
   }
 
   /** Requests recorded since the start or the last clear(), dropped ones included. */
@@ -78,6 +82,7 @@ export class RequestJournal {
     this.#statuses[slot] = status
     this.#completedAt[slot] = Date.now()
     this.#durations[slot] = durationMs
+    this.#violations[slot] = request.contractViolations ?? null
     this.#next = slot + 1 === this.capacity ? 0 : slot + 1
     if (this.#size < this.capacity) this.#size++
     this.#total++
@@ -106,6 +111,7 @@ export class RequestJournal {
     const fault = this.#faults[slot] as string | null
     const durationMs = Math.round((this.#durations[slot] as number) * 1000) / 1000
     const query = url.indexOf('?')
+    const violations = this.#violations[slot] as number | null
     return {
       method,
       path: query === -1 ? url : url.slice(0, query),
@@ -115,7 +121,8 @@ export class RequestJournal {
       status: status === 0 ? null : status,
       fault,
       time: new Date((this.#completedAt[slot] as number) - durationMs).toISOString(),
-      durationMs
+      durationMs,
+      ...(violations === null ? {} : { contractViolations: violations })
     }
   }
 }

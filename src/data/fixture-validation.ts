@@ -54,7 +54,8 @@ function impossibleTimestamps (data: FixtureData, file: string): FixtureProblem[
 }
 
 // The pattern admits 2024-02-30T25:61:00.000Z; Date rolls such values over, so a round trip exposes them.
-function isRealInstant (timestamp: string): boolean {
+/** Whether a timestamp of the wire shape names a real instant. */
+export function isRealInstant (timestamp: string): boolean {
   const date = new Date(timestamp)
   return !Number.isNaN(date.getTime()) && date.toISOString() === timestamp
 }

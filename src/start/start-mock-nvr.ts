@@ -14,6 +14,9 @@ import { createLogger, logsWritten } from '../logging/logger.js'
 import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
+import { DeviceProxy, type ProxyOptions } from '../device-link/device-proxy.js'
+import { API_PREFIX } from '../device-api/routes.js'
+import { DeviceLinkError } from '../device-link/device-target.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
 export interface MockNvr extends ControlVerbs {
@@ -29,12 +32,19 @@ export interface MockNvr extends ControlVerbs {
   close: () => Promise<void>
 }
 
+/** What startMockNvr takes: the options, and a device to forward /nvr/v1 to instead of serving data. */
+export type StartOptions = MockNvrOptions & {
+  /** Forward /nvr/v1 to this device, checking its answers against the contract; fixtures, data and tokens do not apply. */
+  proxy?: ProxyOptions
+}
+
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
-export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr> {
+export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOptions = {}): Promise<MockNvr> {
   const options = resolveOptions(input)
+  const proxy = proxyOptions === undefined ? undefined : startProxy(proxyOptions, input)
   const tls = await loadTls(options)
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
-  const { data, source, note } = await loadStartupData(options, fixtures)
+  const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the device at ${proxy.target}`, note: undefined }
   const logger = options.logger ?? createLogger(options)
   // With no --token any token opens the device API, except the admin token.
   const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
@@ -49,8 +59,10 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
     logger,
     ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
     control,
-    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken })
+    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+    ...(proxy === undefined ? {} : { proxy })
   })
+  if (proxy !== undefined) logProxy(app, proxy, proxyOptions as ProxyOptions)
 
   if (options.watch) {
     const watcher = new FixtureWatcher({ path: fixtures, store, log: app.log })
@@ -69,7 +81,7 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
     countingLines: store.current.lineCount
   }, 'serving counting lines')
   if (note !== undefined) app.log.info(note)
-  if (tokens.acceptsAnyToken) app.log.info('no --token configured: any non-empty bearer token is accepted')
+  if (tokens.acceptsAnyToken && proxy === undefined) app.log.info('no --token configured: any non-empty bearer token is accepted')
 
   if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
   logControlOptions(app, options)
@@ -88,6 +100,34 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
     },
     ...verbsOf(control)
   }
+}
+
+function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): DeviceProxy {
+  for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens'] as const) {
+    const value = input[option]
+    if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
+      throw new OptionsError(`option ${option} does not apply to a proxy: the device's data and tokens are used`)
+    }
+  }
+  try {
+    return new DeviceProxy(proxyOptions)
+  } catch (error) {
+    throw new OptionsError(`option proxy.target is invalid: ${(error as DeviceLinkError).message}`)
+  }
+}
+
+function logProxy (app: FastifyInstance, proxy: DeviceProxy, { insecure, record }: ProxyOptions): void {
+  app.log.info(`forwarding ${API_PREFIX} to ${proxy.target}; answers that break the contract are logged once per path`)
+  if (insecure === true) app.log.warn('the device\'s certificate is not checked (insecure)')
+  if (record !== undefined) app.log.info({ file: record }, 'valid lists and lines that pass are written to the file on stop')
+  app.addHook('onClose', async function writeRecording () {
+    try {
+      const written = await proxy.recording?.write()
+      if (written !== undefined) app.log.info({ file: record, ...written }, 'recording written')
+    } catch (error) {
+      app.log.error(`the recording was not written: ${(error as Error).message}`)
+    }
+  })
 }
 
 function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {

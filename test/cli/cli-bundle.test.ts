@@ -37,6 +37,8 @@ t.test('the bundled CLI prints its version, the OpenAPI document, and refuses a 
   t.equal((await run(process.execPath, [bundle, '--version'])).stdout, `${VERSION}\n`)
   const document = JSON.parse((await run(process.execPath, [bundle, 'openapi'])).stdout) as { openapi: string }
   t.equal(document.openapi, '3.1.0')
+  t.match((await run(process.execPath, [bundle, 'verify', '--help'])).stdout, 'Usage: mock-nvr verify --target URL')
+  t.match((await run(process.execPath, [bundle, 'record', '--help'])).stdout, 'Usage: mock-nvr record --target URL')
   const refused = runCli(['--port', 'eighty'], {}, bundle)
   t.equal(await refused.exit, 2)
   t.match(refused.stderr(), "--port must be a whole number, not 'eighty'")

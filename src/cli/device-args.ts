@@ -1,0 +1,131 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { UsageError } from './args.js'
+
+export const DEVICE_COMMANDS = ['verify', 'record'] as const
+export type DeviceCommandName = typeof DEVICE_COMMANDS[number]
+
+/** A device command's flags, parsed and checked for presence; the values are checked where they are used. */
+export interface DeviceArgs {
+  command: DeviceCommandName
+  help: boolean
+  target?: string
+  token?: string
+  cameras: string[]
+  timeout?: number
+  runTimeout?: number
+  ca?: string
+  insecure: boolean
+  json: boolean
+  junit?: string
+  strict: boolean
+  out?: string
+  force: boolean
+}
+
+const COMMON = {
+  help: { type: 'boolean', short: 'h' },
+  target: { type: 'string' },
+  token: { type: 'string' },
+  camera: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  'run-timeout': { type: 'string' },
+  ca: { type: 'string' },
+  insecure: { type: 'boolean' },
+  json: { type: 'boolean' }
+} as const
+
+const OWN = {
+  verify: { junit: { type: 'string' }, strict: { type: 'boolean' } },
+  record: { out: { type: 'string' }, force: { type: 'boolean' } }
+} as const
+
+/** The arguments after `mock-nvr verify` or `mock-nvr record`. */
+export function parseDeviceArgs (command: DeviceCommandName, argv: readonly string[]): DeviceArgs {
+  let values: Record<string, string | boolean | string[] | undefined>
+  let positionals: string[]
+  try {
+    const options: ParseArgsConfig['options'] = { ...COMMON, ...OWN[command] }
+    ;({ values, positionals } = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options }) as { values: typeof values, positionals: string[] })
+  } catch (error) {
+    throw new UsageError(((error as Error).message.split('\n')[0] as string).split('. ')[0] as string)
+  }
+  if (positionals[0] !== undefined) throw new UsageError(`unexpected argument '${positionals[0]}'`)
+  const args: DeviceArgs = {
+    command,
+    help: values.help === true,
+    cameras: (values.camera as string[] | undefined) ?? [],
+    insecure: values.insecure === true,
+    json: values.json === true,
+    strict: values.strict === true,
+    force: values.force === true
+  }
+  if (args.help) return args
+  const target = required(values, 'target', 'URL')
+  const token = required(values, 'token', 'TOKEN')
+  if (args.cameras.length === 0) throw new UsageError('--camera ID is required (repeatable): the API has no route that lists cameras')
+  if (args.cameras.includes('')) throw new UsageError('--camera must not be empty')
+  const out = command === 'record' ? required(values, 'out', 'FILE') : undefined
+  return {
+    ...args,
+    target,
+    token,
+    ...wholeNumber(values, 'timeout', 'timeout'),
+    ...wholeNumber(values, 'run-timeout', 'runTimeout'),
+    ...(typeof values.ca === 'string' ? { ca: values.ca } : {}),
+    ...(typeof values.junit === 'string' ? { junit: values.junit } : {}),
+    ...(out === undefined ? {} : { out })
+  }
+}
+
+function required (values: Record<string, unknown>, flag: string, value: string): string {
+  const given = values[flag]
+  if (typeof given !== 'string' || given === '') throw new UsageError(`--${flag} ${value} is required`)
+  return given
+}
+
+function wholeNumber (values: Record<string, unknown>, flag: string, key: 'timeout' | 'runTimeout'): Partial<DeviceArgs> {
+  const text = values[flag]
+  if (text === undefined) return {}
+  if (typeof text !== 'string' || !/^\d+$/.test(text) || Number(text) === 0) throw new UsageError(`--${flag} must be a whole number of milliseconds, at least 1, not '${String(text)}'`)
+  return { [key]: Number(text) }
+}
+
+const CONNECTION_HELP = [
+  '  --target URL          the device\'s base URL, e.g. https://nvr.local:8443 (without /nvr/v1)',
+  '  --token TOKEN         the bearer token the device accepts; never written to any output, log or file',
+  '  --camera ID           a camera to read (repeatable): the API has no route that lists cameras',
+  '  --timeout MS          time each request may take (default: 10000)',
+  '  --run-timeout MS      time the whole run may take (default: no limit)',
+  '  --ca FILE             trust this PEM certificate for an https:// target (e.g. the device\'s self-signed one)',
+  '  --insecure            do not check the https:// target\'s certificate (warned about on every run)'
+]
+
+/** --help of a device command. */
+export function deviceHelpText (command: DeviceCommandName): string {
+  const lines = command === 'verify'
+    ? [
+        'Usage: mock-nvr verify --target URL --token TOKEN --camera ID [--camera ID …] [options]',
+        '',
+        'Checks a device (or any implementation of the API) against the contract, and lists where it answers the',
+        'cases the spec leaves open otherwise than mock-nvr. Exit code: 0 no violation, 1 violations or an',
+        'unusable device, 2 usage error.',
+        '',
+        ...CONNECTION_HELP,
+        '  --json                print the report as one JSON object, and nothing else, on stdout',
+        '  --junit FILE          also write the report as JUnit XML, for CI systems',
+        '  --strict              differences from mock-nvr count as failures too'
+      ]
+    : [
+        'Usage: mock-nvr record --target URL --token TOKEN --camera ID [--camera ID …] --out FILE [options]',
+        '',
+        'Writes a fixture file from a device: every camera named, its lines in the device\'s order, as sent.',
+        'All or nothing: a device that breaks the contract is reported as verify does, and nothing is written.',
+        'Exit code: 0 written, 1 refused or failed, 2 usage error.',
+        '',
+        ...CONNECTION_HELP,
+        '  --out FILE            the fixture file to write (atomically)',
+        '  --force               replace FILE if it exists',
+        '  --json                print the outcome (or the refusal report) as JSON on stdout'
+      ]
+  return [...lines, '  -h, --help            show this help', ''].join('\n')
+}

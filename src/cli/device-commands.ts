@@ -1,0 +1,118 @@
+import { readFile } from 'node:fs/promises'
+import { describeFsError } from '../data/fixtures.js'
+import { fixtureText, FixtureWriteError, writeFileAtomically } from '../device-link/fixture-file.js'
+import { RecordRefusedError, recordWithNotes } from '../device-link/record-device.js'
+import { renderJunit } from '../device-link/report-junit.js'
+import { renderReport } from '../device-link/report-text.js'
+import { connectionFrom, DeviceLinkError, type DeviceLinkOptions } from '../device-link/device-target.js'
+import { verifyDevice, type VerifyReport } from '../device-link/verify-device.js'
+import { UsageError } from './args.js'
+import { DEVICE_COMMANDS, deviceHelpText, parseDeviceArgs, type DeviceArgs, type DeviceCommandName } from './device-args.js'
+
+/** Where a device command writes, and what stops it (Ctrl-C). */
+export interface CommandIo {
+  stdout: { write: (text: string) => unknown, isTTY?: boolean }
+  stderr: { write: (text: string) => unknown }
+  signal?: AbortSignal
+}
+
+const EXIT_OK = 0
+const EXIT_FAILURE = 1
+const EXIT_USAGE = 2
+
+export function isDeviceCommand (word: string | undefined): word is DeviceCommandName {
+  return (DEVICE_COMMANDS as readonly string[]).includes(word as string)
+}
+
+/** Runs `mock-nvr verify …` or `mock-nvr record …` and returns the exit code; nothing here throws. */
+export async function runDeviceCommand (command: DeviceCommandName, argv: readonly string[], io: CommandIo): Promise<number> {
+  let args: DeviceArgs
+  let options: DeviceLinkOptions
+  try {
+    args = parseDeviceArgs(command, argv)
+    if (args.help) {
+      io.stdout.write(deviceHelpText(command))
+      return EXIT_OK
+    }
+    options = await linkOptions(args, io.signal)
+  } catch (error) {
+    io.stderr.write(`mock-nvr: ${(error as Error).message}\nRun 'mock-nvr ${command} --help' for the options.\n`)
+    return EXIT_USAGE
+  }
+  if (args.insecure) io.stderr.write('mock-nvr: warning: --insecure: the device\'s certificate is not checked, so anyone between here and the device could read the token\n')
+  try {
+    return command === 'verify' ? await verify(args, options, io) : await record(args, options, io)
+  } catch (error) {
+    // Only errors of these kinds are expected; each message is one line without the token.
+    /* c8 ignore next: anything else is a bug, and its stack is wanted */
+    if (!(error instanceof DeviceLinkError || error instanceof FixtureWriteError)) throw error
+    io.stderr.write(`mock-nvr: ${error.message}${command === 'record' ? ': nothing written' : ''}\n`)
+    return EXIT_FAILURE
+  }
+}
+
+async function linkOptions (args: DeviceArgs, signal: AbortSignal | undefined): Promise<DeviceLinkOptions> {
+  let ca: string | undefined
+  if (args.ca !== undefined) {
+    try {
+      ca = await readFile(args.ca, 'utf8')
+    } catch (error) {
+      throw new UsageError(`--ca ${args.ca}: ${describeFsError(error)}`)
+    }
+  }
+  const options: DeviceLinkOptions = {
+    target: args.target as string,
+    token: args.token as string,
+    cameras: args.cameras,
+    ...(args.timeout === undefined ? {} : { timeout: args.timeout }),
+    ...(args.runTimeout === undefined ? {} : { runTimeout: args.runTimeout }),
+    ...(ca === undefined ? {} : { ca }),
+    insecure: args.insecure,
+    ...(signal === undefined ? {} : { signal })
+  }
+  try {
+    // Checked before any request, so a bad value is a usage error naming its flag.
+    connectionFrom(options)
+  } catch (error) {
+    const { option, message } = error as DeviceLinkError
+    throw new UsageError(`--${FLAGS[option as string] ?? option}: ${message}`)
+  }
+  return options
+}
+
+const FLAGS: Record<string, string> = { cameras: 'camera', runTimeout: 'run-timeout' }
+
+async function verify (args: DeviceArgs, options: DeviceLinkOptions, io: CommandIo): Promise<number> {
+  const report = await verifyDevice(options)
+  if (args.junit !== undefined) await writeFileAtomically(args.junit, renderJunit(report, { strict: args.strict }), { replace: true })
+  writeReport(report, args, io)
+  const failed = report.violations.length > 0 || (args.strict && report.differences.length > 0)
+  return failed ? EXIT_FAILURE : EXIT_OK
+}
+
+async function record (args: DeviceArgs, options: DeviceLinkOptions, io: CommandIo): Promise<number> {
+  const out = args.out as string
+  let recording
+  try {
+    recording = await recordWithNotes(options)
+  } catch (error) {
+    if (!(error instanceof RecordRefusedError)) throw error
+    writeReport(error.report, args, io)
+    io.stderr.write(`mock-nvr: ${error.message}; ${out} not written\n`)
+    return EXIT_FAILURE
+  }
+  await writeFileAtomically(out, fixtureText(recording.data), { replace: args.force })
+  const cameras = recording.data.cameras?.length ?? 0
+  const lines = recording.data.counting_lines?.length ?? 0
+  for (const camera of recording.reformatted) {
+    io.stderr.write(`mock-nvr: note: camera ${JSON.stringify(camera)}: the device formats its answers otherwise (key order, spacing or number form); mock-nvr serves the same JSON, in its own bytes\n`)
+  }
+  if (args.json) io.stdout.write(`${JSON.stringify({ file: out, cameras, countingLines: lines, reformatted: recording.reformatted })}\n`)
+  else io.stdout.write(`recorded ${cameras} camera${cameras === 1 ? '' : 's'} and ${lines} counting line${lines === 1 ? '' : 's'} into ${out}\n`)
+  return EXIT_OK
+}
+
+function writeReport (report: VerifyReport, args: DeviceArgs, io: CommandIo): void {
+  if (args.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+  else io.stdout.write(renderReport(report, { colour: io.stdout.isTTY === true, strict: args.strict, contractOnly: args.command === 'record' }))
+}

@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises'
+import { describeFsError } from '../data/fixtures.js'
+import type { ProxyOptions } from '../device-link/device-proxy.js'
+import { UsageError } from './args.js'
+
+const VALUE_FLAGS = ['target', 'record', 'ca', 'timeout'] as const
+const SWITCHES = ['insecure'] as const
+// The device's data and tokens are used: these serve options have nothing to act on.
+const NOT_FOR_PROXY = ['fixtures', 'generate', 'watch', 'token']
+
+/** `mock-nvr proxy`'s own flags taken out of argv; the rest are the usual server flags. */
+export async function parseProxyArgs (argv: readonly string[]): Promise<{ proxy: ProxyOptions, serveArgv: string[], help: boolean }> {
+  const values: Record<string, string> = {}
+  const switches = new Set<string>()
+  const serveArgv: string[] = []
+  let help = false
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] as string
+    const [name, inline] = arg.startsWith('--') ? splitFlag(arg.slice(2)) : [undefined, undefined]
+    if (arg === '--help' || arg === '-h') help = true
+    else if ((VALUE_FLAGS as readonly string[]).includes(name as string)) {
+      const value = inline ?? argv[++index]
+      if (value === undefined || value === '') throw new UsageError(`--${name as string} needs a value`)
+      values[name as string] = value
+    } else if ((SWITCHES as readonly string[]).includes(name as string)) switches.add(name as string)
+    else if (NOT_FOR_PROXY.includes(name as string)) throw new UsageError(`--${name as string} does not apply to proxy: the device's data and tokens are used`)
+    else serveArgv.push(arg)
+  }
+  if (help) return { proxy: { target: '' }, serveArgv, help }
+  if (values.target === undefined) throw new UsageError('--target URL is required: the device to forward /nvr/v1 to')
+  let timeout: number | undefined
+  if (values.timeout !== undefined) {
+    if (!/^\d+$/.test(values.timeout) || Number(values.timeout) === 0) throw new UsageError(`--timeout must be a whole number of milliseconds, at least 1, not '${values.timeout}'`)
+    timeout = Number(values.timeout)
+  }
+  let ca: string | undefined
+  if (values.ca !== undefined) {
+    try {
+      ca = await readFile(values.ca, 'utf8')
+    } catch (error) {
+      throw new UsageError(`--ca ${values.ca}: ${describeFsError(error)}`)
+    }
+  }
+  const proxy: ProxyOptions = {
+    target: values.target,
+    ...(timeout === undefined ? {} : { timeout }),
+    ...(ca === undefined ? {} : { ca }),
+    ...(switches.has('insecure') ? { insecure: true } : {}),
+    ...(values.record === undefined ? {} : { record: values.record })
+  }
+  return { proxy, serveArgv, help }
+}
+
+function splitFlag (flag: string): [string, string | undefined] {
+  const equals = flag.indexOf('=')
+  return equals === -1 ? [flag, undefined] : [flag.slice(0, equals), flag.slice(equals + 1)]
+}
+
+export const PROXY_HELP = [
+  'Usage: mock-nvr proxy --target URL [--record FILE] [server options]',
+  '',
+  'Serves /nvr/v1 by forwarding each request to the device with the client\'s own Authorization header, and',
+  'answers the device\'s status, headers and body unchanged, checking each answer against the contract as it',
+  'passes (violations are logged once per path, and counted in the journal and /healthz). Latency, faults and',
+  'Prefer apply in front of the device. The server options of mock-nvr --help apply, but for --fixtures,',
+  '--generate, --watch and --token.',
+  '',
+  '  --target URL          the device\'s base URL, e.g. https://nvr.local:8443 (without /nvr/v1)',
+  '  --record FILE         write the valid lists and lines that passed to this fixture file on stop',
+  '                        (atomically, merged with what it holds)',
+  '  --timeout MS          time each forwarded request may take; then 504 (default: 10000)',
+  '  --ca FILE             trust this PEM certificate for an https:// target',
+  '  --insecure            do not check the https:// target\'s certificate (warned about on every start)',
+  '  -h, --help            show this help',
+  ''
+].join('\n')

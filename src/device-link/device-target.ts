@@ -1,0 +1,120 @@
+import { API_PREFIX } from '../device-api/routes.js'
+
+/** How to reach a device, checked: its base URL, its token, and how long to wait. */
+export interface DeviceConnection {
+  /** The base URL, without /nvr/v1 and without a trailing slash. */
+  base: URL
+  token: string
+  /** Milliseconds one request may take, answer included. */
+  timeoutMs: number
+  /** PEM certificates to trust for an HTTPS target, instead of the system's. */
+  ca?: string
+  /** Skip the certificate check of an HTTPS target. */
+  insecure: boolean
+  /** The largest answer read, in bytes. */
+  maxBodyBytes: number
+  /** Aborts every request in flight and every one after it: the run took too long, or the user stopped it. */
+  signal?: AbortSignal
+}
+
+/** What verifyDevice and recordDevice take. */
+export interface DeviceLinkOptions {
+  /** The device's base URL, e.g. https://nvr.local:8443, without /nvr/v1. */
+  target: string
+  /** The bearer token the device accepts. It is sent only to the target and never written anywhere. */
+  token: string
+  /** The cameras to read: the API has no route that lists them. */
+  cameras: string[]
+  /** Milliseconds one request may take (default 10000). */
+  timeout?: number
+  /** Milliseconds the whole run may take (default: no limit beyond the per-request one). */
+  runTimeout?: number
+  /** PEM certificate(s) to trust for an HTTPS target, e.g. a device's self-signed one. */
+  ca?: string
+  /** Skip the certificate check of an HTTPS target. */
+  insecure?: boolean
+  /** The largest answer read, in bytes (default 16 MiB). */
+  maxBodyBytes?: number
+  /** Stops the run: every request in flight is aborted. */
+  signal?: AbortSignal
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000
+/** Answers larger than this are refused unread: a device's list of lines is far smaller. */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+
+/** Options that cannot work, or a device that cannot be used; the message is one line and never holds the token. */
+export class DeviceLinkError extends Error {
+  /** The option at fault, when an option is: target, token, cameras, timeout, runTimeout, maxBodyBytes or ca. */
+  readonly option: string | undefined
+
+  constructor (message: string, option?: string) {
+    super(message)
+    this.name = 'DeviceLinkError'
+    this.option = option
+  }
+}
+
+// Visible ASCII only: anything else cannot travel in a header as sent, or would split it.
+const TOKEN_PATTERN = /^[\x21-\x7e]+$/
+
+/** Checks the options (never echoing the token) and turns them into a connection. */
+export function connectionFrom (options: DeviceLinkOptions): DeviceConnection {
+  const base = parseTarget(options.target)
+  if (typeof options.token !== 'string' || !TOKEN_PATTERN.test(options.token)) {
+    throw new DeviceLinkError('the token must be one word of visible ASCII characters (no spaces)', 'token')
+  }
+  if (!Array.isArray(options.cameras) || options.cameras.length === 0) throw new DeviceLinkError('name at least one camera to read', 'cameras')
+  const empty = options.cameras.findIndex(camera => typeof camera !== 'string' || camera === '')
+  if (empty !== -1) throw new DeviceLinkError('a camera id must not be empty', 'cameras')
+  const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  checkPositive('timeout', timeoutMs)
+  checkPositive('maxBodyBytes', maxBodyBytes)
+  if (options.runTimeout !== undefined) checkPositive('runTimeout', options.runTimeout)
+  if (options.ca !== undefined && base.protocol !== 'https:') throw new DeviceLinkError('a CA certificate is only of use with an https:// target', 'ca')
+  return {
+    base,
+    token: options.token,
+    timeoutMs,
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+    insecure: options.insecure === true,
+    maxBodyBytes,
+    ...(options.signal === undefined ? {} : { signal: options.signal })
+  }
+}
+
+function checkPositive (name: string, value: unknown): void {
+  if (!Number.isSafeInteger(value) || (value as number) <= 0) throw new DeviceLinkError(`${name} must be a whole number of at least 1`, name)
+}
+
+/** The target URL, checked: http or https, no credentials, query or fragment, and not the API path itself. */
+export function parseTarget (target: string): URL {
+  let url: URL
+  try {
+    url = new URL(target)
+  } catch {
+    throw new DeviceLinkError('the target must be a URL like https://nvr.local:8443', 'target')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DeviceLinkError(`the target must be an http:// or https:// URL, not ${url.protocol}`, 'target')
+  if (url.username !== '' || url.password !== '') throw new DeviceLinkError('the target must not hold a user name or password; the token is given on its own', 'target')
+  if (url.search !== '' || url.hash !== '') throw new DeviceLinkError('the target must not hold a query string or fragment', 'target')
+  const path = url.pathname.replace(/\/+$/, '')
+  if (path.endsWith(API_PREFIX)) throw new DeviceLinkError(`give the target's base URL, without ${API_PREFIX}`, 'target')
+  url.pathname = path
+  return url
+}
+
+/** The target as shown in reports: scheme, host, port and any base path. */
+export function describeTarget (base: URL): string {
+  return `${base.origin}${base.pathname === '/' ? '' : base.pathname}`
+}
+
+/** The path of a camera's list, each id percent-encoded as one path segment. */
+export function listPath (camera: string): string {
+  return `${API_PREFIX}/cameras/${encodeURIComponent(camera)}/counting_lines`
+}
+
+export function linePath (camera: string, line: string): string {
+  return `${listPath(camera)}/${encodeURIComponent(line)}`
+}

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto'
+import { link, open, rename, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import type { FixtureData } from '../wire/schemas.js'
+
+/** A fixture file that could not be written; the message names the file. */
+export class FixtureWriteError extends Error {
+  constructor (message: string) {
+    super(message)
+    this.name = 'FixtureWriteError'
+  }
+}
+
+/** Fixture data as a file holds it: two-space JSON and a final newline. */
+export function fixtureText (data: FixtureData): string {
+  return `${JSON.stringify(data, null, 2)}\n`
+}
+
+/**
+ * Writes the file atomically: into a temporary file beside it, flushed to disk, then moved into place in
+ * one step, so a crash or Ctrl-C leaves the old file or the new one, never half of one. Without replace,
+ * an existing file is kept (the move refuses to overwrite it).
+ */
+export async function writeFileAtomically (file: string, text: string, { replace = false } = {}): Promise<void> {
+  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
+  try {
+    const handle = await open(temporary, 'wx', 0o644)
+    try {
+      await handle.writeFile(text)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    if (replace) await rename(temporary, file)
+    else await link(temporary, file)
+  } catch (error) {
+    throw new FixtureWriteError(describeWriteError(file, error))
+  } finally {
+    await unlink(temporary).catch(() => {})
+  }
+}
+
+function describeWriteError (file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EEXIST') return `${file} exists already: pass --force to replace it`
+  if (code === 'ENOENT') return `${file} cannot be written: its folder does not exist`
+  return `${file} cannot be written (${String(code)})`
+}

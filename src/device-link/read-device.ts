@@ -1,0 +1,64 @@
+import type { CountingLine } from '../wire/schemas.js'
+import { checkLineAnswer, checkListAnswer, type Violation } from './contract-check.js'
+import { NoAnswerError } from './device-client.js'
+import type { DeviceRun } from './device-run.js'
+import { linePath, listPath } from './device-target.js'
+
+/** What one camera's list answered, as far as it keeps the contract. */
+export interface CameraReading {
+  id: string
+  /** Whether the list answered 200 with a success envelope holding an array. */
+  listed: boolean
+  /** The list answer's body, as sent, when it was listed. */
+  listBody?: Buffer
+  /** The lines that keep the contract, as sent, in the device's order. */
+  validLines: CountingLine[]
+}
+
+export interface DeviceReading {
+  cameras: CameraReading[]
+  violations: Violation[]
+}
+
+/** Reads every camera's list and every line of it by id, checking each answer against the contract. */
+export async function readDevice (run: DeviceRun, cameras: readonly string[]): Promise<DeviceReading> {
+  const reading: DeviceReading = { cameras: [], violations: [] }
+  for (const camera of cameras) {
+    const path = listPath(camera)
+    const request = `GET ${path}`
+    const context = { camera, request, redact: run.redact }
+    const answer = await sendOrReport(run, path, violation => reading.violations.push({ camera, line: null, request, path: '', problem: violation }))
+    if (answer === undefined) {
+      reading.cameras.push({ id: camera, listed: false, validLines: [] })
+      continue
+    }
+    const checked = checkListAnswer(answer, context)
+    reading.violations.push(...checked.violations)
+    const failedRetrieve = new Set<string>()
+    for (const { id, line } of checked.lines) {
+      const linePathname = linePath(camera, id)
+      const lineRequest = `GET ${linePathname}`
+      const lineAnswer = await sendOrReport(run, linePathname, problem => reading.violations.push({ camera, line: id, request: lineRequest, path: '', problem }))
+      const violations = lineAnswer === undefined ? undefined : checkLineAnswer(lineAnswer, line, { camera, line: id, request: lineRequest, redact: run.redact })
+      if (violations !== undefined) reading.violations.push(...violations)
+      if (violations === undefined || violations.length > 0) failedRetrieve.add(id)
+    }
+    reading.cameras.push({
+      id: camera,
+      listed: checked.listed,
+      ...(checked.listed ? { listBody: answer.body } : {}),
+      validLines: checked.validLines.filter(line => !failedRetrieve.has(line.id))
+    })
+  }
+  return reading
+}
+
+async function sendOrReport (run: DeviceRun, path: string, report: (problem: string) => void) {
+  try {
+    return await run.send({ method: 'GET', path })
+  } catch (error) {
+    if (!(error instanceof NoAnswerError)) throw error
+    report(`no answer: ${error.message}`)
+    return undefined
+  }
+}

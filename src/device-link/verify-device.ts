@@ -1,0 +1,85 @@
+import type { CameraLines } from '../data/data-store.js'
+import type { Violation } from './contract-check.js'
+import { NoAnswerError } from './device-client.js'
+import { DeviceRun } from './device-run.js'
+import type { DeviceLinkOptions } from './device-target.js'
+import { MockAnswers } from './mock-answers.js'
+import { noAnswer, observe, sameObservation, type Observation } from './observation.js'
+import { buildProbes, probeHeaders, type ProbeData } from './probe-cases.js'
+import { readDevice, type CameraReading } from './read-device.js'
+
+/** A case the spec leaves open where the device answers otherwise than mock-nvr decided to. */
+export interface Difference {
+  case: string
+  /** Method and path of the request both were asked. */
+  request: string
+  device: Observation
+  mock: Observation
+}
+
+/** What verify found: contract violations, and differences from mock-nvr's decisions. */
+export interface VerifyReport {
+  /** The target's base URL. */
+  target: string
+  /** When the run started, as an ISO timestamp. */
+  time: string
+  cameras: string[]
+  violations: Violation[]
+  differences: Difference[]
+}
+
+/**
+ * Checks a device (or any implementation of the API) against the contract, and compares its answers to
+ * the cases the spec leaves open with mock-nvr's. Throws DeviceLinkError when the device cannot be used.
+ */
+export async function verifyDevice (options: DeviceLinkOptions): Promise<VerifyReport> {
+  const time = new Date().toISOString()
+  const run = new DeviceRun(options)
+  try {
+    const cameras = [...new Set(options.cameras)]
+    const reading = await readDevice(run, cameras)
+    const differences = await compareUnspecified(run, reading.cameras)
+    return { target: run.target, time, cameras, violations: reading.violations, differences }
+  } finally {
+    run.end()
+  }
+}
+
+async function compareUnspecified (run: DeviceRun, cameras: CameraReading[]): Promise<Difference[]> {
+  const probeData = chooseProbeData(cameras)
+  if (probeData === undefined) return []
+  const mock = await MockAnswers.on(cameras.map(camera => ({ id: camera.id, lines: camera.validLines }) satisfies CameraLines), run.connection.token)
+  const differences: Difference[] = []
+  try {
+    for (const probe of buildProbes(probeData)) {
+      const headers = probeHeaders(probe, run.connection.token)
+      const device = await askDevice(run, probe.method, probe.path, headers)
+      const expected = await mock.observe(probe.method, probe.path, headers)
+      if (!sameObservation(device, expected)) differences.push({ case: probe.case, request: `${probe.method} ${probe.path}`, device, mock: expected })
+    }
+  } finally {
+    await mock.close()
+  }
+  return differences
+}
+
+async function askDevice (run: DeviceRun, method: string, path: string, headers: Record<string, string>): Promise<Observation> {
+  try {
+    const answer = await run.send({ method, path, headers }, false)
+    const observation = observe(answer.status, answer.headers, answer.body)
+    for (const name of Object.keys(observation.headers)) observation.headers[name] = run.redact(observation.headers[name] as string)
+    return observation
+  } catch (error) {
+    if (!(error instanceof NoAnswerError)) throw error
+    return noAnswer(error.message)
+  }
+}
+
+/** A camera that answered its list, and a line id of another camera that this one does not use. */
+function chooseProbeData (cameras: CameraReading[]): ProbeData | undefined {
+  const camera = cameras.find(candidate => candidate.listed)
+  if (camera === undefined) return undefined
+  const own = new Set(camera.validLines.map(line => line.id))
+  const foreign = cameras.flatMap(other => other.id === camera.id ? [] : other.validLines).find(line => !own.has(line.id))
+  return { camera: camera.id, ...(foreign === undefined ? {} : { foreignLine: foreign.id }) }
+}

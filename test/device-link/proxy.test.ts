@@ -1,0 +1,141 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { OptionsError, startMockNvr } from '../../src/index.js'
+import { line } from '../helpers/app.js'
+import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
+import { captureLogs } from '../helpers/log-capture.js'
+
+const TOKEN = 'proxy-token-4d2'
+const AUTH = { authorization: `Bearer ${TOKEN}` }
+const GOOD = line({ camera_id: 'cam-1' })
+const BAD = { ...line({ id: 'line-bad', camera_id: 'cam-2' }), zone: 'x' }
+
+/** A device with two cameras: cam-1 keeps the contract, cam-2 holds a line with an extra field. */
+async function device (t: Test) {
+  return startFakeDevice(t, (request, response) => {
+    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+      send(response, 403, '<html>Forbidden</html>', { 'content-type': 'text/html', 'x-device': 'yes' })
+      return
+    }
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const url = request.url as string
+      if (request.method === 'POST') send(response, 201, { echo: Buffer.concat(chunks).toString(), type: request.headers['content-type'] })
+      else if (url.startsWith('/nvr/v1/cameras/cam-1/counting_lines/line-1')) send(response, 200, ok(GOOD), { etag: '"1"' })
+      else if (url.startsWith('/nvr/v1/cameras/cam-1/counting_lines')) send(response, 200, ok([GOOD]))
+      else if (url === '/nvr/v1/cameras/cam-2/counting_lines') send(response, 200, ok([BAD]))
+      else if (url === '/nvr/v1/cameras/cam-2/counting_lines/line-bad') send(response, 200, ok(BAD))
+      // /nvr/v1/slow is never answered.
+      else if (url !== '/nvr/v1/slow') send(response, 404, { result: { success: false, httpCode: 404, message: 'none' }, content: null })
+    })
+  })
+}
+
+t.test('answers pass through unchanged, with the client\'s own Authorization; violations are logged once per path and counted', async t => {
+  const { url, requests } = await device(t)
+  const logs = captureLogs()
+  const proxy = await startMockNvr({ proxy: { target: url, timeout: 500 }, logger: logs.logger, logLevel: 'info' })
+  t.teardown(() => proxy.close())
+  const list = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  t.equal(list.status, 200)
+  t.equal(await list.text(), JSON.stringify(ok([GOOD])), 'the body as the device sent it')
+  t.equal(list.headers.get('access-control-allow-origin'), '*', 'mock-nvr\'s CORS, for the browser')
+  const retrieved = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines/line-1?x=1`, { headers: AUTH })
+  t.equal(retrieved.headers.get('etag'), '"1"')
+  t.equal(requests.at(-1)?.url, '/nvr/v1/cameras/cam-1/counting_lines/line-1?x=1', 'the URL as sent')
+  t.equal(requests.at(-1)?.headers.authorization, `Bearer ${TOKEN}`)
+
+  const refused = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: { authorization: 'Bearer other' } })
+  t.equal(refused.status, 403, 'the device decides who is let in')
+  t.equal(refused.headers.get('content-type'), 'text/html')
+  t.equal(refused.headers.get('x-device'), null, 'only the headers that matter')
+  t.equal(await refused.text(), '<html>Forbidden</html>')
+  const posted = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { method: 'POST', headers: { ...AUTH, 'content-type': 'text/plain' }, body: 'hello' })
+  t.equal(posted.status, 201)
+  t.strictSame(await posted.json(), { echo: 'hello', type: 'text/plain' })
+
+  for (let round = 0; round < 2; round++) {
+    t.equal((await fetch(`${proxy.url}/nvr/v1/cameras/cam-2/counting_lines`, { headers: AUTH })).status, 200)
+    t.equal((await fetch(`${proxy.url}/nvr/v1/cameras/cam-2/counting_lines/line-bad`, { headers: AUTH })).status, 200)
+  }
+  const warnings = logs.records.filter(entry => entry.msg.startsWith('the device broke the contract'))
+  t.strictSame(warnings.map(entry => [entry.msg, entry.path, entry.problem]), [
+    ['the device broke the contract at /nvr/v1/cameras/cam-2/counting_lines', '/content/0/zone', 'is an extra field: a counting line has exactly the ten fields of the spec'],
+    ['the device broke the contract at /nvr/v1/cameras/cam-2/counting_lines/line-bad', '/content/zone', 'is an extra field: a counting line has exactly the ten fields of the spec']
+  ], 'once per path')
+  t.match(await (await fetch(`${proxy.url}/healthz`)).json(), { status: 'ok', contractViolations: 4 })
+  const entries = proxy.requests().filter(entry => entry.path.startsWith('/nvr/v1/cameras/cam-2'))
+  t.strictSame(entries.map(entry => entry.contractViolations), [1, 1, 1, 1])
+  t.equal(proxy.requests()[0]?.contractViolations, 0)
+  t.notOk(JSON.stringify(logs.records).includes(TOKEN), 'the token is never logged')
+
+  const slow = await fetch(`${proxy.url}/nvr/v1/slow`, { headers: AUTH })
+  t.equal(slow.status, 504)
+  t.match(await slow.json(), { result: { success: false, httpCode: 504, message: 'The device did not answer: no answer within 500 ms.' } })
+})
+
+t.test('faults, latency and Prefer apply in front of the device', async t => {
+  const { url, requests } = await device(t)
+  const proxy = await startMockNvr({ proxy: { target: url }, allowPrefer: true })
+  t.teardown(() => proxy.close())
+  proxy.injectFault({ status: 503, times: 1 })
+  const faulted = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  t.equal(faulted.status, 503)
+  t.equal(requests.length, 0, 'the device was not asked')
+  const preferred = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: { ...AUTH, prefer: 'code=500' } })
+  t.equal(preferred.status, 500)
+  proxy.injectFault({ delay: 50, times: 1 })
+  const delayed = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  t.equal(delayed.status, 200, 'a delay, then the device\'s answer')
+  t.equal(proxy.requests().at(-1)?.fault, 'fault-2')
+  t.equal(requests.length, 1)
+})
+
+t.test('--record: the valid lists and lines that passed are written at stop, atomically, merged with the file', async t => {
+  const { url } = await device(t)
+  const folder = t.testdir({})
+  const file = join(folder, 'recorded.json')
+  await writeFile(file, JSON.stringify({ cameras: [{ id: 'cam-old' }, { id: 'cam-1' }], counting_lines: [line({ id: 'old', camera_id: 'cam-old' }), line({ id: 'stale', camera_id: 'cam-1' })] }))
+  const proxy = await startMockNvr({ proxy: { target: url, record: file } })
+  await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  await fetch(`${proxy.url}/nvr/v1/cameras/cam-2/counting_lines`, { headers: AUTH })
+  await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines/line-1`, { headers: AUTH })
+  await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: { authorization: 'Bearer other' } })
+  t.notMatch(await readFile(file, 'utf8'), 'line-1', 'nothing written before the stop')
+  await proxy.close()
+  t.strictSame(JSON.parse(await readFile(file, 'utf8')), {
+    cameras: [{ id: 'cam-old' }, { id: 'cam-1' }],
+    counting_lines: [line({ id: 'old', camera_id: 'cam-old' }), GOOD]
+  }, 'cam-1\'s recorded list replaces its lines; cam-2, invalid, is not written')
+  t.strictSame(await readdir(folder), ['recorded.json'])
+
+  const lineOnly = join(folder, 'line-only.json')
+  const again = await startMockNvr({ proxy: { target: url, record: lineOnly } })
+  await fetch(`${again.url}/nvr/v1/cameras/cam-1/counting_lines/line-1`, { headers: AUTH })
+  await again.close()
+  t.strictSame(JSON.parse(await readFile(lineOnly, 'utf8')), { cameras: [{ id: 'cam-1' }], counting_lines: [GOOD] })
+
+  const untouched = join(folder, 'untouched.json')
+  const idle = await startMockNvr({ proxy: { target: url, record: untouched } })
+  await idle.close()
+  t.strictSame((await readdir(folder)).sort(), ['line-only.json', 'recorded.json'], 'nothing passed, nothing written')
+})
+
+t.test('a recording that cannot be written is logged, and the stop goes on', async t => {
+  const { url } = await device(t)
+  const folder = t.testdir({ 'broken.json': '{' })
+  const logs = captureLogs()
+  const proxy = await startMockNvr({ proxy: { target: url, record: join(folder, 'broken.json') }, logger: logs.logger, logLevel: 'info' })
+  await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  await proxy.close()
+  t.match(JSON.stringify(logs.records), 'the recording was not written: Invalid fixtures')
+  t.equal(await readFile(join(folder, 'broken.json'), 'utf8'), '{')
+})
+
+t.test('proxy options that cannot work are refused', async t => {
+  await t.rejects(startMockNvr({ proxy: { target: 'nvr.local' } }), new OptionsError('option proxy.target is invalid: the target must be a URL like https://nvr.local:8443'))
+  await t.rejects(startMockNvr({ proxy: { target: 'http://nvr.local' }, tokens: ['a'] }), new OptionsError('option tokens does not apply to a proxy: the device\'s data and tokens are used'))
+  await t.rejects(startMockNvr({ proxy: { target: 'http://nvr.local' }, data: {} }), { message: /option data does not apply/ })
+})
