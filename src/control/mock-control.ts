@@ -1,7 +1,7 @@
 import type { DataStore } from '../data/data-store.js'
 import type { Fault } from './faults/fault-spec.js'
 import { FaultControl, type FaultControlOptions } from './faults/fault-control.js'
-import { datasetFromData, type Dataset } from '../data/fixtures.js'
+import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry } from './journal.js'
 import type { FixtureData } from '../wire/schemas.js'
 

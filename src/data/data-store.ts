@@ -1,10 +1,10 @@
 import fastJson from 'fast-json-stringify'
 import type { Dataset } from './fixtures.js'
 import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
+import { contentOf, successEnvelopeOf } from '../contract/envelope.js'
 
 // The same serializer Fastify would build from the schema: the ten fields, in spec order, nothing more.
 const serializeLine = fastJson(CountingLineSchema)
-const SUCCESS_PREFIX = '{"result":{"success":true,"httpCode":200},"content":'
 
 /**
  * What is served for one camera, serialized once when the data is loaded or replaced: the list answer,
@@ -20,7 +20,7 @@ export class ServedCamera {
 
   constructor (lines: readonly CountingLine[]) {
     const json = lines.map(line => serializeLine(line))
-    const answers = json.map(text => `${SUCCESS_PREFIX}${text}}`)
+    const answers = json.map(successEnvelopeOf)
     this.#lineEnds = new Uint32Array(lines.length)
     let end = 0
     answers.forEach((answer, index) => {
@@ -29,7 +29,7 @@ export class ServedCamera {
       this.#lineEnds[index] = end
     })
     this.#lineBodies = Buffer.from(answers.join(''))
-    this.listBody = Buffer.from(`${SUCCESS_PREFIX}[${json.join(',')}]}`)
+    this.listBody = Buffer.from(successEnvelopeOf(`[${json.join(',')}]`))
   }
 
   get lineCount (): number {
@@ -45,7 +45,7 @@ export class ServedCamera {
   /** The first lines in list order, read back from their answers (for examples; requests never need objects). */
   firstLines (count: number): CountingLine[] {
     const shown = Math.min(count, this.lineCount)
-    return Array.from({ length: shown }, (_, index) => (JSON.parse(this.#answer(index).toString()) as { content: CountingLine }).content)
+    return Array.from({ length: shown }, (_, index) => contentOf<CountingLine>(this.#answer(index).toString()))
   }
 
   #answer (index: number): Buffer {
@@ -98,7 +98,7 @@ export function prepareServedData (data: Dataset | Iterable<CameraLines>): Serve
 function readBack (cameras: ReadonlyMap<string, ServedCamera>): Dataset {
   const lines: CountingLine[] = []
   for (const camera of cameras.values()) {
-    for (const line of (JSON.parse(camera.listBody.toString()) as { content: CountingLine[] }).content) lines.push(line)
+    for (const line of contentOf<CountingLine[]>(camera.listBody.toString())) lines.push(line)
   }
   return { cameraIds: [...cameras.keys()], lines }
 }

@@ -1,21 +1,14 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { locateJsonSyntaxError } from './json-syntax.js'
 import { FixtureError, validateFixtureData, type FixtureProblem } from './fixture-validation.js'
-import type { CountingLine, FixtureData } from '../wire/schemas.js'
+import type { FixtureData } from '../wire/schemas.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 
-/** Validated, merged fixture data: every camera in first-seen order, every line in list order. */
-export interface Dataset {
-  cameraIds: string[]
-  lines: CountingLine[]
-}
+import { mergeFixtures, type Dataset, type FixtureSource } from './dataset.js'
 
-export interface FixtureSource {
-  file: string
-  data: FixtureData
-}
+export { datasetFromData, mergeFixtures, type Dataset, type FixtureSource } from './dataset.js'
 
 /** The fixtures shipped with the package: realistic demo data, the default. */
 export const BUNDLED_FIXTURES = fileURLToPath(new URL('fixtures/', PACKAGE_ROOT))
@@ -78,51 +71,4 @@ function parseJson (text: string, file: string): unknown {
 export function describeFsError (error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
   return code === 'ENOENT' ? 'no such file or folder' : `cannot be read (${String(code)})`
-}
-
-/** Validates and indexes data handed over in memory, as if it were one fixture file named by `source`. */
-export function datasetFromData (value: unknown, source = 'data'): Dataset {
-  return mergeFixtures([{ file: source, data: validateFixtureData(value, source) }])
-}
-
-/** Merges validated sources; a camera listed twice or a line id used twice in one camera is refused. */
-export function mergeFixtures (sources: FixtureSource[]): Dataset {
-  const cameraIds: string[] = []
-  const knownCameras = new Set<string>()
-  const listedCameras = new Map<string, string>()
-  const definedLines = new Map<string, string>()
-  const lines: CountingLine[] = []
-  const problems: FixtureProblem[] = []
-
-  function addCamera (id: string): void {
-    if (knownCameras.has(id)) return
-    knownCameras.add(id)
-    cameraIds.push(id)
-  }
-
-  for (const { file, data } of sources) {
-    data.cameras?.forEach(({ id }, index) => {
-      const earlier = listedCameras.get(id)
-      if (earlier !== undefined) {
-        problems.push({ file, path: `/cameras/${index}/id`, message: `camera "${id}" is already listed at ${earlier}` })
-        return
-      }
-      listedCameras.set(id, `${basename(file)} /cameras/${index}`)
-      addCamera(id)
-    })
-    data.counting_lines?.forEach((line, index) => {
-      // JSON.stringify of the pair keys lines by camera without any separator ambiguity.
-      const key = JSON.stringify([line.camera_id, line.id])
-      const earlier = definedLines.get(key)
-      if (earlier !== undefined) {
-        problems.push({ file, path: `/counting_lines/${index}/id`, message: `line "${line.id}" of camera "${line.camera_id}" is already defined at ${earlier}` })
-        return
-      }
-      definedLines.set(key, `${basename(file)} /counting_lines/${index}`)
-      addCamera(line.camera_id)
-      lines.push(line)
-    })
-  }
-  if (problems.length > 0) throw new FixtureError(problems)
-  return { cameraIds, lines }
 }
