@@ -5,8 +5,15 @@ import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry } from './journal.js'
 import type { FixtureData } from '../wire/schemas.js'
 
-export interface MockControlOptions extends Omit<FaultControlOptions, 'journal'> {
-  store: DataStore
+/** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
+export interface ControlledStore {
+  readonly current: { readonly dataset: Dataset, readonly cameras: { readonly size: number }, readonly lineCount: number }
+  replace: (dataset: Dataset) => void
+  reset: () => void
+}
+
+export interface MockControlOptions<Store extends ControlledStore = DataStore> extends Omit<FaultControlOptions, 'journal'> {
+  store: Store
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
 }
@@ -21,12 +28,12 @@ export interface DataSummary {
  * Everything a test can change or ask at run time: the data, the faults, the request journal.
  * The startMockNvr handle and the admin API both go through it, so they cannot drift apart.
  */
-export class MockControl {
-  readonly store: DataStore
+export class MockControl<Store extends ControlledStore = DataStore> {
+  readonly store: Store
   readonly faults: FaultControl
   readonly journal: RequestJournal
 
-  constructor ({ store, journalSize, ...faultOptions }: MockControlOptions) {
+  constructor ({ store, journalSize, ...faultOptions }: MockControlOptions<Store>) {
     this.store = store
     this.journal = new RequestJournal(journalSize)
     this.faults = new FaultControl({ ...faultOptions, journal: this.journal })

@@ -1,5 +1,7 @@
 import fastJson from 'fast-json-stringify'
-import type { Dataset } from './fixtures.js'
+import { camerasOf, type CameraLines, type Dataset } from './dataset.js'
+
+export { camerasOf, type CameraLines } from './dataset.js'
 import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
 import { contentOf, successEnvelopeOf } from '../contract/envelope.js'
 
@@ -53,12 +55,6 @@ export class ServedCamera {
   }
 }
 
-/** One camera and its lines in list order: what a ServedCamera is prepared from. */
-export interface CameraLines {
-  id: string
-  lines: readonly CountingLine[]
-}
-
 export interface ServedData {
   /**
    * The data served, as a dataset: the one given (fixtures or in-memory data), or for generated data,
@@ -101,13 +97,6 @@ function readBack (cameras: ReadonlyMap<string, ServedCamera>): Dataset {
     for (const line of contentOf<CountingLine[]>(camera.listBody.toString())) lines.push(line)
   }
   return { cameraIds: [...cameras.keys()], lines }
-}
-
-/** A dataset's cameras in order, each with its lines in list order. */
-export function camerasOf ({ cameraIds, lines }: Dataset): CameraLines[] {
-  const linesByCamera = new Map<string, CountingLine[]>(cameraIds.map(id => [id, []]))
-  for (const line of lines) linesByCamera.get(line.camera_id)?.push(line)
-  return [...linesByCamera].map(([id, cameraLines]) => ({ id, lines: cameraLines }))
 }
 
 /** The data being served. Replacing it swaps every prepared answer at once. */

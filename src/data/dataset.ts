@@ -9,6 +9,19 @@ export interface Dataset {
   lines: CountingLine[]
 }
 
+/** One camera and its lines in list order: what a ServedCamera is prepared from. */
+export interface CameraLines {
+  id: string
+  lines: readonly CountingLine[]
+}
+
+/** A dataset's cameras in order, each with its lines in list order. */
+export function camerasOf ({ cameraIds, lines }: Dataset): CameraLines[] {
+  const linesByCamera = new Map<string, CountingLine[]>(cameraIds.map(id => [id, []]))
+  for (const line of lines) linesByCamera.get(line.camera_id)?.push(line)
+  return [...linesByCamera].map(([id, cameraLines]) => ({ id, lines: cameraLines }))
+}
+
 export interface FixtureSource {
   file: string
   data: FixtureData
