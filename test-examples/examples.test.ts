@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 
@@ -45,7 +48,12 @@ t.test('the Vitest + MSW recipe fails when the handlers break the contract', asy
 
 const playwright = async (extraFlags = '') => {
   const ports = { NVR_PORT: String(await freePort()), FRONTEND_PORT: String(await freePort()) }
-  return run([bin('@playwright/test/cli.js'), 'test', '--config', 'examples/playwright/playwright.config.ts'], { ...ports, MOCK_NVR_COMMAND: `${CLI}${extraFlags}` })
+  const output = await mkdtemp(join(tmpdir(), 'mock-nvr-playwright-'))
+  try {
+    return await run([bin('@playwright/test/cli.js'), 'test', '--config', 'examples/playwright/playwright.config.ts', '--output', output], { ...ports, MOCK_NVR_COMMAND: `${CLI}${extraFlags}` })
+  } finally {
+    await rm(output, { recursive: true, force: true })
+  }
 }
 
 t.test('the Playwright recipe passes: each page state set through the admin API', async t => {
