@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-const example = (name: string) => fileURLToPath(new URL(`../examples/${name}`, import.meta.url))
+const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url))
 
 t.test('the README shows each example test exactly as it is in examples/', async t => {
   for (const name of ['tap.test.ts', 'node-test.test.ts']) {
