@@ -122,7 +122,8 @@ function wildcardParams (url: string): Record<string, string> {
 
 /**
  * Runs the server's own fault hook on the request: the same faults, scoping, latency and random delays.
- * Its reply is a stand-in that notes what the hook does: a header, a dropped connection, or a send that cuts the body.
+ * Its reply is a stand-in that notes what the hook does: a dropped connection, or a send that cuts the body. (It sets
+ * no header: only Prefer handling does, which the handlers leave off.)
  */
 async function applyFaults ({ control }: AnswerContext, request: RoutedRequest, start: number): Promise<FaultOutcome> {
   let dropped = false
@@ -134,8 +135,7 @@ async function applyFaults ({ control }: AnswerContext, request: RoutedRequest, 
     send,
     hijack () { dropped = true },
     raw: { destroy () {} },
-    get elapsedTime () { return performance.now() - start },
-    header () { return reply }
+    get elapsedTime () { return performance.now() - start }
   }
   const error = await new Promise<ApiError | undefined>(resolve => {
     control.faults.hook.call(undefined as never, request as never, reply as never, (error?: Error) => resolve(error as ApiError | undefined))

@@ -21,6 +21,7 @@ t.test('the generated demo module holds exactly the bundled fixture files', asyn
 t.test('options are checked, with a sentence naming the option', async t => {
   t.throws(() => createNvrHandlers({ baseUrl: 'nvr.test' }), /option baseUrl must be an origin/)
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test/api' }), /without a path/)
+  t.throws(() => createNvrHandlers({ baseUrl: 'about:blank' }), /without a path/)
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', latency: -1 }), /option latency is invalid: must be milliseconds/)
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', latency: { min: 9, max: 1 } }), /option latency is invalid: the range must go from low to high/)
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', seed: 1.5 }), /option seed must be an integer/)
