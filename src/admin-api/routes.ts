@@ -9,8 +9,7 @@ import type { FixtureError } from '../data/fixture-validation.js'
 import { FixtureDataSchema } from '../wire/schemas.js'
 import { EVENT_STREAM_TYPE, JournalStream, type JournalStreamLimits } from './journal-stream.js'
 
-/** Where the admin API lives: outside /nvr/v1, so it can never be mistaken for the device's API. */
-export const ADMIN_PREFIX = '/__admin'
+export { ADMIN_PREFIX } from '../contract/paths.js'
 /** Replacement data may be large (generated data serializes to tens of megabytes). */
 const DATA_BODY_LIMIT = 64 * 1024 * 1024
 

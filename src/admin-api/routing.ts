@@ -1,7 +1,9 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, HTTPMethods, onRequestHookHandler } from 'fastify'
 import type { TokenPolicy } from '../wire/token-policy.js'
-import { apiErrors, JSON_CONTENT_TYPE, type ApiError } from '../wire/errors.js'
+import { apiErrors, type ApiError } from '../wire/errors.js'
+import { JSON_CONTENT_TYPE, successEnvelope } from '../contract/envelope.js'
+import { READ_METHODS } from '../contract/paths.js'
 import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
 
 // The plumbing of the admin API: its routes, answers, body checks and token check.
@@ -15,7 +17,7 @@ interface RouteOptions { bodyLimit?: number, schema?: { hide: boolean, body?: TS
 export function route (app: FastifyInstance, url: string, handlers: Partial<Record<HTTPMethods, Handler>>, options: RouteOptions = {}): void {
   const allowed = Object.keys(handlers)
   // Fastify answers HEAD wherever there is a GET.
-  const allow = allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.filter(method => method !== 'GET')] : allowed
+  const allow = allowed.includes('GET') ? [...READ_METHODS, ...allowed.filter(method => method !== 'GET')] : allowed
   for (const [method, handler] of Object.entries(handlers)) {
     const withBody = method === 'PUT' || method === 'POST'
     app.route({
@@ -40,7 +42,7 @@ export function route (app: FastifyInstance, url: string, handlers: Partial<Reco
 
 /** A success in the device's envelope. */
 export function ok (reply: FastifyReply, content: unknown, status = 200): FastifyReply {
-  return reply.code(status).type(JSON_CONTENT_TYPE).send(JSON.stringify({ result: { success: true, httpCode: status }, content }))
+  return reply.code(status).type(JSON_CONTENT_TYPE).send(successEnvelope(content, status))
 }
 
 /** A 400 listing each problem of a body as 'path: problem'. */

@@ -3,12 +3,11 @@ import { performance } from 'node:perf_hooks'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import type { DataStore } from '../data/data-store.js'
-import { JSON_CONTENT_TYPE } from '../wire/errors.js'
+import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
+import { matchOperation } from '../contract/paths.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
 import type { RequestRecorder } from '../control/request-recorder.js'
 
-const CAMERAS_PREFIX = '/nvr/v1/cameras/'
-const LIST_SEGMENT = 'counting_lines'
 // Characters an id may hold to be taken here as it is: nothing to decode ('%'), no ';', '#' or '/'.
 const PLAIN_SEGMENT = /^[\w\-.~!$&'()*+,=:@]+$/
 
@@ -71,17 +70,10 @@ interface ReadParams {
 
 /** The parameters of /nvr/v1/cameras/{id}/counting_lines[/{line_id}] (query and one trailing slash ignored), if plain. */
 export function matchRead (url: string): ReadParams | undefined {
-  if (!url.startsWith(CAMERAS_PREFIX)) return undefined
-  const query = url.indexOf('?')
-  let path = url.slice(CAMERAS_PREFIX.length, query === -1 ? url.length : query)
-  if (path.endsWith('/')) path = path.slice(0, -1)
-  const [id, segment, lineId, ...more] = path.split('/')
-  if (segment !== LIST_SEGMENT || more.length > 0 || !isPlain(id)) return undefined
-  if (lineId === undefined) return { id: id as string }
-  return isPlain(lineId) ? { id: id as string, line_id: lineId } : undefined
+  return matchOperation(url, plainSegment)?.params as ReadParams | undefined
 }
 
-// Dot segments are left to the router too, whatever it makes of them.
-function isPlain (segment: string | undefined): boolean {
-  return segment !== undefined && segment !== '.' && segment !== '..' && PLAIN_SEGMENT.test(segment)
+// A segment with nothing to decode, taken as it is; dot segments are left to the router too, whatever it makes of them.
+function plainSegment (segment: string): string | undefined {
+  return segment !== '.' && segment !== '..' && PLAIN_SEGMENT.test(segment) ? segment : undefined
 }

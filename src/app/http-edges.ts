@@ -3,8 +3,7 @@ import type { Duplex } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { refuseOnSocket } from './client-errors.js'
 import { apiErrors, type ApiError } from '../wire/errors.js'
-
-const TUNNEL_ALLOWED_METHODS = ['GET', 'HEAD']
+import { READ_METHODS } from '../contract/paths.js'
 
 /**
  * Requests at the edges of HTTP, answered like any other. Call it before any route is registered:
@@ -21,7 +20,7 @@ export function answerHttpEdgeCases (app: FastifyInstance): void {
   })
   // No tunnel is ever opened: a CONNECT is refused in the envelope instead of having its connection dropped.
   app.server.on('connect', function refuseTunnel (request: IncomingMessage, socket: Duplex) {
-    refuseOnSocket(socket, apiErrors.methodNotAllowed(request.method as string, TUNNEL_ALLOWED_METHODS))
+    refuseOnSocket(socket, apiErrors.methodNotAllowed(request.method as string, READ_METHODS))
   })
 }
 

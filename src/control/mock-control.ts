@@ -1,14 +1,21 @@
 import type { DataStore } from '../data/data-store.js'
 import type { Fault } from './faults/fault-spec.js'
 import { FaultControl, type FaultControlOptions } from './faults/fault-control.js'
-import { datasetFromData, type Dataset } from '../data/fixtures.js'
+import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry } from './journal.js'
 import { RequestRecorder } from './request-recorder.js'
 import type { FixtureData } from '../wire/schemas.js'
 import type { ControlVerbs, DataSummary } from './control-verbs.js'
 
-export interface MockControlOptions extends Omit<FaultControlOptions, 'recorder'> {
-  store: DataStore
+/** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
+export interface ControlledStore {
+  readonly current: { readonly dataset: Dataset, readonly cameras: { readonly size: number }, readonly lineCount: number }
+  replace: (dataset: Dataset) => void
+  reset: () => void
+}
+
+export interface MockControlOptions<Store extends ControlledStore = DataStore> extends Omit<FaultControlOptions, 'recorder'> {
+  store: Store
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
 }
@@ -17,14 +24,14 @@ export interface MockControlOptions extends Omit<FaultControlOptions, 'recorder'
  * Everything a test can change or ask at run time: the data, the faults, the request journal.
  * The startMockNvr handle and the admin API both go through it, so they cannot drift apart.
  */
-export class MockControl implements ControlVerbs {
-  readonly store: DataStore
+export class MockControl<Store extends ControlledStore = DataStore> implements ControlVerbs {
+  readonly store: Store
   readonly faultControl: FaultControl
   readonly journal: RequestJournal
   /** Where every answered request goes: the journal and the request log line. */
   readonly recorder: RequestRecorder
 
-  constructor ({ store, journalSize, ...faultOptions }: MockControlOptions) {
+  constructor ({ store, journalSize, ...faultOptions }: MockControlOptions<Store>) {
     this.store = store
     this.journal = new RequestJournal(journalSize)
     this.recorder = new RequestRecorder(this.journal)

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { RecordedRequest, RequestJournal } from './journal.js'
-import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter } from '../logging/logger.js'
+import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter } from '../logging/request-line.js'
 
 /**
  * Where every request ends up once it is answered, whoever answered it (Fastify, the fast path, the

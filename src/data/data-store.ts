@@ -1,10 +1,12 @@
 import fastJson from 'fast-json-stringify'
-import type { Dataset } from './fixtures.js'
+import { camerasOf, type CameraLines, type Dataset } from './dataset.js'
+
+export { camerasOf, type CameraLines } from './dataset.js'
 import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
+import { contentOf, successEnvelopeOf } from '../contract/envelope.js'
 
 // The same serializer Fastify would build from the schema: the ten fields, in spec order, nothing more.
 const serializeLine = fastJson(CountingLineSchema)
-const SUCCESS_PREFIX = '{"result":{"success":true,"httpCode":200},"content":'
 
 /**
  * What is served for one camera, serialized once when the data is loaded or replaced: the list answer,
@@ -20,7 +22,7 @@ export class ServedCamera {
 
   constructor (lines: readonly CountingLine[]) {
     const json = lines.map(line => serializeLine(line))
-    const answers = json.map(text => `${SUCCESS_PREFIX}${text}}`)
+    const answers = json.map(successEnvelopeOf)
     this.#lineEnds = new Uint32Array(lines.length)
     let end = 0
     answers.forEach((answer, index) => {
@@ -29,7 +31,7 @@ export class ServedCamera {
       this.#lineEnds[index] = end
     })
     this.#lineBodies = Buffer.from(answers.join(''))
-    this.listBody = Buffer.from(`${SUCCESS_PREFIX}[${json.join(',')}]}`)
+    this.listBody = Buffer.from(successEnvelopeOf(`[${json.join(',')}]`))
   }
 
   get lineCount (): number {
@@ -45,18 +47,12 @@ export class ServedCamera {
   /** The first lines in list order, read back from their answers (for examples; requests never need objects). */
   firstLines (count: number): CountingLine[] {
     const shown = Math.min(count, this.lineCount)
-    return Array.from({ length: shown }, (_, index) => (JSON.parse(this.#answer(index).toString()) as { content: CountingLine }).content)
+    return Array.from({ length: shown }, (_, index) => contentOf<CountingLine>(this.#answer(index).toString()))
   }
 
   #answer (index: number): Buffer {
     return this.#lineBodies.subarray(index === 0 ? 0 : this.#lineEnds[index - 1], this.#lineEnds[index])
   }
-}
-
-/** One camera and its lines in list order: what a ServedCamera is prepared from. */
-export interface CameraLines {
-  id: string
-  lines: readonly CountingLine[]
 }
 
 export interface ServedData {
@@ -98,16 +94,9 @@ export function prepareServedData (data: Dataset | Iterable<CameraLines>): Serve
 function readBack (cameras: ReadonlyMap<string, ServedCamera>): Dataset {
   const lines: CountingLine[] = []
   for (const camera of cameras.values()) {
-    for (const line of (JSON.parse(camera.listBody.toString()) as { content: CountingLine[] }).content) lines.push(line)
+    for (const line of contentOf<CountingLine[]>(camera.listBody.toString())) lines.push(line)
   }
   return { cameraIds: [...cameras.keys()], lines }
-}
-
-/** A dataset's cameras in order, each with its lines in list order. */
-export function camerasOf ({ cameraIds, lines }: Dataset): CameraLines[] {
-  const linesByCamera = new Map<string, CountingLine[]>(cameraIds.map(id => [id, []]))
-  for (const line of lines) linesByCamera.get(line.camera_id)?.push(line)
-  return [...linesByCamera].map(([id, cameraLines]) => ({ id, lines: cameraLines }))
 }
 
 /** The data being served. Replacing it swaps every prepared answer at once. */

@@ -1,21 +1,13 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { locateJsonSyntaxError } from './json-syntax.js'
 import { FixtureError, validateFixtureData, type FixtureProblem } from './fixture-validation.js'
-import type { CountingLine, FixtureData } from '../wire/schemas.js'
 import { PACKAGE_ROOT } from '../util/package-root.js'
 
-/** Validated, merged fixture data: every camera in first-seen order, every line in list order. */
-export interface Dataset {
-  cameraIds: string[]
-  lines: CountingLine[]
-}
+import { duplicateIds, mergeFixtures, type Dataset, type FixtureSource, type ParsedFixture } from './dataset.js'
 
-export interface FixtureSource {
-  file: string
-  data: FixtureData
-}
+export { datasetFromData, mergeFixtures, type Dataset, type FixtureSource } from './dataset.js'
 
 /** The fixtures shipped with the package: realistic demo data, the default. */
 export const BUNDLED_FIXTURES = fileURLToPath(new URL('fixtures/', PACKAGE_ROOT))
@@ -86,81 +78,4 @@ function parseJson (text: string, file: string): unknown {
 export function describeFsError (error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
   return code === 'ENOENT' ? 'no such file or folder' : `cannot be read (${String(code)})`
-}
-
-/** Validates and indexes data handed over in memory, as if it were one fixture file named by `source`. */
-export function datasetFromData (value: unknown, source = 'data'): Dataset {
-  return mergeFixtures([{ file: source, data: validateFixtureData(value, source) }])
-}
-
-/** Merges validated sources; a camera listed twice or a line id used twice in one camera is refused. */
-export function mergeFixtures (sources: FixtureSource[]): Dataset {
-  const problems = duplicateIds(sources.map(({ file, data }) => ({ file, value: data })))
-  if (problems.length > 0) throw new FixtureError(problems)
-  const cameraIds = new Set<string>()
-  const lines: CountingLine[] = []
-  for (const { data } of sources) {
-    data.cameras?.forEach(({ id }) => cameraIds.add(id))
-    data.counting_lines?.forEach(line => {
-      cameraIds.add(line.camera_id)
-      lines.push(line)
-    })
-  }
-  return { cameraIds: [...cameraIds], lines }
-}
-
-/** A file's parsed JSON, valid or not. */
-interface ParsedFixture {
-  file: string
-  value: unknown
-}
-
-/**
- * Cameras listed twice and line ids used twice within a camera, also across files. Reads the entries loosely,
- * so a file with other problems still has its ids compared; an entry without a usable id is skipped.
- */
-function duplicateIds (fixtures: ParsedFixture[]): FixtureProblem[] {
-  const listedCameras = new Map<string, string>()
-  const definedLines = new Map<string, string>()
-  const problems: FixtureProblem[] = []
-  for (const { file, value } of fixtures) {
-    entriesOf(value, 'cameras').forEach((camera, index) => {
-      const id = stringField(camera, 'id')
-      if (id === undefined) return
-      const earlier = listedCameras.get(id)
-      if (earlier === undefined) {
-        listedCameras.set(id, `${basename(file)} /cameras/${index}`)
-      } else {
-        problems.push({ file, path: `/cameras/${index}/id`, message: `camera "${id}" is already listed at ${earlier}` })
-      }
-    })
-    entriesOf(value, 'counting_lines').forEach((line, index) => {
-      const id = stringField(line, 'id')
-      const cameraId = stringField(line, 'camera_id')
-      if (id === undefined || cameraId === undefined) return
-      // JSON.stringify of the pair keys lines by camera without any separator ambiguity.
-      const key = JSON.stringify([cameraId, id])
-      const earlier = definedLines.get(key)
-      if (earlier === undefined) {
-        definedLines.set(key, `${basename(file)} /counting_lines/${index}`)
-      } else {
-        problems.push({ file, path: `/counting_lines/${index}/id`, message: `line "${id}" of camera "${cameraId}" is already defined at ${earlier}` })
-      }
-    })
-  }
-  return problems
-}
-
-function entriesOf (value: unknown, key: 'cameras' | 'counting_lines'): unknown[] {
-  const entries = isRecord(value) ? value[key] : undefined
-  return Array.isArray(entries) ? entries : []
-}
-
-function stringField (entry: unknown, field: string): string | undefined {
-  const value = isRecord(entry) ? entry[field] : undefined
-  return typeof value === 'string' && value !== '' ? value : undefined
-}
-
-function isRecord (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null
 }

@@ -1,18 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, onRequestHookHandler } from 'fastify'
-import { listResponses, retrieveResponses } from '../openapi/response-schemas.js'
+import { responsesOf } from '../openapi/response-schemas.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { DataStore } from '../data/data-store.js'
 import { apiErrors, JSON_CONTENT_TYPE } from '../wire/errors.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import { formatValueProblem } from '../util/value-errors.js'
-import { CameraParamsSchema, CountingLineParamsSchema } from '../wire/schemas.js'
+import { LIST_OPERATION, OPERATIONS, RETRIEVE_OPERATION, type OperationRow } from '../contract/paths.js'
 
-export const API_PREFIX = '/nvr/v1'
-const LIST_PATH = '/cameras/:id/counting_lines'
-const LINE_PATH = '/cameras/:id/counting_lines/:line_id'
-const ALLOWED_METHODS = ['GET', 'HEAD'] as const
+export { API_PREFIX } from '../contract/paths.js'
 
 export interface CountingLinesApiOptions {
   store: DataStore
@@ -31,36 +28,14 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
   app.addHook('onRequest', requireBearerToken(tokens, faults))
   app.addHook('onRequest', faults.hook)
 
-  app.get(LIST_PATH, {
-    schema: {
-      operationId: 'listCountingLines',
-      summary: 'List the counting lines of a camera',
-      description: 'Every counting line of the camera, in fixture order; an empty list for a camera known without lines.',
-      tags: ['Counting lines'],
-      security,
-      params: CameraParamsSchema,
-      response: listResponses
-    },
-    validatorCompiler: checkParams
-  }, function listCountingLines (request, reply) {
-    const camera = store.camera(request.params.id)
-    if (camera === undefined) throw apiErrors.cameraNotFound(request.params.id)
+  app.get(LIST_OPERATION.path, routeOptions(LIST_OPERATION), function listCountingLines (request, reply) {
+    const camera = store.camera((request.params as { id: string }).id)
+    if (camera === undefined) throw apiErrors.cameraNotFound((request.params as { id: string }).id)
     sendPrepared(reply, camera.listBody)
   })
 
-  app.get(LINE_PATH, {
-    schema: {
-      operationId: 'retrieveCountingLine',
-      summary: 'Retrieve one counting line of a camera',
-      description: 'One counting line, looked up by its id within the camera: line ids are unique per camera only.',
-      tags: ['Counting lines'],
-      security,
-      params: CountingLineParamsSchema,
-      response: retrieveResponses
-    },
-    validatorCompiler: checkParams
-  }, function retrieveCountingLine (request, reply) {
-    const { id, line_id: lineId } = request.params
+  app.get(RETRIEVE_OPERATION.path, routeOptions(RETRIEVE_OPERATION), function retrieveCountingLine (request, reply) {
+    const { id, line_id: lineId } = request.params as { id: string, line_id: string }
     const camera = store.camera(id)
     if (camera === undefined) throw apiErrors.cameraNotFound(id)
     const body = camera.lineBody(lineId)
@@ -68,14 +43,21 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
     sendPrepared(reply, body)
   })
 
-  refuseOtherMethods(app, LIST_PATH)
-  refuseOtherMethods(app, LINE_PATH)
+  for (const row of OPERATIONS) refuseOtherMethods(app, row)
 
   // Unknown paths under the prefix are routes of this plugin, so the bearer check runs for them too.
   for (const url of ['/', '/*']) {
     app.all(url, { schema: { hide: true } }, function unknownApiPath () {
       throw apiErrors.routeNotFound()
     })
+  }
+}
+
+// The route schema of an operation, from its row.
+function routeOptions (row: OperationRow) {
+  return {
+    schema: { operationId: row.operationId, summary: row.summary, description: row.description, tags: ['Counting lines'], security, params: row.paramsSchema, response: responsesOf(row) },
+    validatorCompiler: checkParams
   }
 }
 
@@ -94,15 +76,14 @@ function requireBearerToken (tokens: TokenPolicy, faults: FaultControl): onReque
 }
 
 // Fastify answers 404 to an unknown method on a known path; the contract wants 405 with Allow.
-function refuseOtherMethods (app: FastifyInstance, url: string): void {
-  const otherMethods = app.supportedMethods.filter(method => !(ALLOWED_METHODS as readonly string[]).includes(method))
+function refuseOtherMethods (app: FastifyInstance, { path, methods }: OperationRow): void {
   app.route({
-    method: otherMethods,
-    url,
+    method: app.supportedMethods.filter(method => !methods.includes(method)),
+    url: path,
     schema: { hide: true },
     // Refused in onRequest, before any request body is read or parsed.
     onRequest: function refuseMethod (request, _reply, done) {
-      done(apiErrors.methodNotAllowed(request.method, ALLOWED_METHODS))
+      done(apiErrors.methodNotAllowed(request.method, methods))
     },
     /* c8 ignore next: never runs, onRequest refuses every request of this route */
     handler: function unreachable () {}

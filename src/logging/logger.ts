@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { pino } from 'pino'
 import type PinoPretty from 'pino-pretty'
 import { LogSink } from './log-sink.js'
+import { loggedMilliseconds, REQUEST_COMPLETED, type RequestLineWriter } from './request-line.js'
 import type { ResolvedOptions } from '../config/options.js'
 
 /**
@@ -46,15 +47,6 @@ export async function logsWritten (log: FastifyBaseLogger): Promise<void> {
   await logSinks.get(log)?.flushed()
 }
 
-/** Writes the line of a completed request: the very line `info(fields, 'request completed')` writes. */
-export type RequestLineWriter = (reqId: string, method: string, url: string, statusCode: number, responseTime: number) => void
-
-const REQUEST_COMPLETED = 'request completed'
-
-/** A request's time for its log line, to 0.01 ms: finer digits are timer noise that only lengthens the line. */
-export function loggedMilliseconds (milliseconds: number): number {
-  return Math.round(milliseconds * 100) / 100
-}
 const jsonRequestLines = new WeakMap<FastifyBaseLogger, RequestLineWriter>()
 
 /** The quickest way to write a request's line to this logger: as one string for the JSON loggers made here. */
@@ -77,9 +69,4 @@ export function jsonRequestLine (logger: pino.Logger, destination: { write: (lin
   return function writeRequestLine (reqId, method, url, statusCode, responseTime) {
     destination.write(`${level},"time":${Date.now()}${afterTime}${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"statusCode":${statusCode},"responseTime":${loggedMilliseconds(responseTime)},"msg":"${REQUEST_COMPLETED}"}\n`)
   }
-}
-
-// pino answers from the level it holds; a logger of another make that cannot say is asked to log anyway.
-export function isInfoEnabled (log: FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }): boolean {
-  return log.isLevelEnabled?.('info') ?? true
 }

@@ -1,4 +1,6 @@
 import { ApiError, apiErrors, toApiError } from '../wire/errors.js'
+import { LIST_OPERATION, openApiPath, READ_METHODS, RETRIEVE_OPERATION } from '../contract/paths.js'
+import { errorEnvelope, successEnvelope } from '../contract/envelope.js'
 import type { ServedCamera, ServedData } from '../data/data-store.js'
 
 /** The OpenAPI document as JSON: only the parts given examples are looked into. */
@@ -12,15 +14,15 @@ interface Operation {
 }
 
 export const HEALTH_PATH = '/healthz'
-export const LIST_PATH = '/nvr/v1/cameras/{id}/counting_lines'
-export const LINE_PATH = '/nvr/v1/cameras/{id}/counting_lines/{line_id}'
+export const LIST_PATH = openApiPath(LIST_OPERATION)
+export const LINE_PATH = openApiPath(RETRIEVE_OPERATION)
 /** A list example shows the first few lines only: generated data can hold thousands per camera. */
 const LISTED_LINES = 3
 const UNKNOWN_ID = 'unknown'
 
-const envelope = (error: ApiError) => ({ result: { success: false, httpCode: error.statusCode, message: error.message }, content: null })
-const example = (summary: string, error: ApiError): Example => ({ summary, value: envelope(error) })
-const success = (content: unknown) => ({ result: { success: true, httpCode: 200 }, content })
+// The examples are the envelopes as they go on the wire, read back.
+const example = (summary: string, error: ApiError): Example => ({ summary, value: JSON.parse(errorEnvelope(error.statusCode, error.message)) })
+const success = (content: unknown): unknown => JSON.parse(successEnvelope(content))
 const injected = (status: number) => example('An injected fault', new ApiError(status, `This request failed on purpose: an injected ${status} fault.`))
 
 // The messages come from the error catalogue, so the examples cannot drift from the wire.
@@ -31,7 +33,7 @@ const ERROR_EXAMPLES: Record<string, Record<string, Example>> = {
     malformedHeader: example('"Bearer" with no token or extra words', apiErrors.unauthorized('invalid_request')),
     tokenRefused: example('A token that is not accepted', apiErrors.unauthorized('invalid_token'))
   },
-  405: { otherMethod: example('A POST on this path', apiErrors.methodNotAllowed('POST', ['GET', 'HEAD'])) },
+  405: { otherMethod: example('A POST on this path', apiErrors.methodNotAllowed('POST', READ_METHODS)) },
   429: { injected: injected(429) },
   431: { tooLarge: example('Headers over --max-header-size', toApiError({ statusCode: 431 })) },
   500: { injected: injected(500) },

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema } from '../wire/schemas.js'
+import { ErrorEnvelopeSchema } from '../wire/schemas.js'
+import { LIST_OPERATION, READ_METHODS_HEADER, type OperationRow } from '../contract/paths.js'
 
 const header = (description: string) => Type.String({ description })
 
@@ -16,7 +17,7 @@ const errorResponses = {
   404: Type.Ref(ErrorEnvelopeSchema, { description: 'No such camera, or no such counting line in that camera' }),
   405: Type.Ref(ErrorEnvelopeSchema, {
     description: 'Another method than GET or HEAD on this path (a plain OPTIONS too; a CORS preflight is answered)',
-    headers: { Allow: header('GET, HEAD') }
+    headers: { Allow: header(READ_METHODS_HEADER) }
   }),
   429: Type.Ref(ErrorEnvelopeSchema, {
     description: 'A fault injected on purpose: too many requests',
@@ -33,12 +34,10 @@ const errorResponses = {
 /** /healthz needs no token and takes no parameters: only the header limit can refuse it. */
 export const healthErrorResponses = { 431: errorResponses[431] }
 
-export const listResponses = {
-  200: Type.Ref(CountingLineListEnvelopeSchema, { description: 'The counting lines of the camera, in fixture order; an empty array for a camera without lines' }),
-  ...errorResponses
-}
-
-export const retrieveResponses = {
-  200: Type.Ref(CountingLineEnvelopeSchema, { description: 'The counting line' }),
-  ...errorResponses
+/** The answers of an operation: its row's success schema, and every error. */
+export function responsesOf (row: OperationRow) {
+  const description = row === LIST_OPERATION
+    ? 'The counting lines of the camera, in fixture order; an empty array for a camera without lines'
+    : 'The counting line'
+  return { 200: Type.Ref(row.successSchema, { description }), ...errorResponses }
 }

@@ -1,7 +1,8 @@
-import { ADMIN_PREFIX } from '../admin-api/routes.js'
 import type { TokenPolicy } from './token-policy.js'
 import { apiErrors, type ApiError } from './errors.js'
-import { API_PREFIX } from '../device-api/routes.js'
+import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
+
+export { isUnder } from '../contract/paths.js'
 
 /** The refusal of a request's credentials by the area its URL belongs to, or undefined when it may go on. */
 export type AreaGuard = (url: string, authorization: string | undefined) => ApiError | undefined
@@ -22,11 +23,4 @@ export function guardAreas (tokens: TokenPolicy, adminTokens: TokenPolicy | unde
     }
     return undefined
   }
-}
-
-/** Whether a URL as sent is the prefix or below it, as the router, which ignores a trailing slash, routes it. */
-export function isUnder (url: string, prefix: string): boolean {
-  if (!url.startsWith(prefix)) return false
-  const next = url.charAt(prefix.length)
-  return next === '' || next === '/' || next === '?'
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { READ_METHODS_HEADER } from '../contract/paths.js'
 
-const ALLOWED_METHODS = 'GET, HEAD'
 // Without these, a browser app cannot read why it was refused or when to retry.
 const EXPOSED_HEADERS = 'WWW-Authenticate, Allow, Retry-After'
 const PREFLIGHT_MAX_AGE_SECONDS = '600'
@@ -36,11 +36,8 @@ export class CorsPolicy {
   answer (request: FastifyRequest, reply: FastifyReply): boolean {
     this.applyTo(request, reply)
     if (!isPreflight(request)) return false
-    reply.header('vary', 'Origin, Access-Control-Request-Headers')
-    reply.header('access-control-allow-methods', ALLOWED_METHODS)
-    const requestedHeaders = request.headers['access-control-request-headers']
-    if (requestedHeaders !== undefined) reply.header('access-control-allow-headers', requestedHeaders)
-    reply.header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)
+    const headers = preflightHeaders(request.headers['access-control-request-headers'])
+    for (let index = 0; index < headers.length; index += 2) reply.header(headers[index] as string, headers[index + 1])
     // Some browsers wait for a body on a 204 unless told its length.
     reply.code(204).header('content-length', '0').send()
     return true
@@ -53,9 +50,15 @@ export class CorsPolicy {
   }
 }
 
-// A plain OPTIONS request is not a preflight: it goes on to its route, which answers 405.
-function isPreflight (request: FastifyRequest): boolean {
-  return request.method === 'OPTIONS' &&
-    request.headers.origin !== undefined &&
-    request.headers['access-control-request-method'] !== undefined
+/** The headers a preflight adds to those of every answer, as name, value, name, value… */
+export function preflightHeaders (requestedHeaders: string | undefined): string[] {
+  const headers = ['vary', 'Origin, Access-Control-Request-Headers', 'access-control-allow-methods', READ_METHODS_HEADER]
+  if (requestedHeaders !== undefined) headers.push('access-control-allow-headers', requestedHeaders)
+  headers.push('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)
+  return headers
+}
+
+/** Whether a request is a CORS preflight; a plain OPTIONS request is not: it goes on to its route, which answers 405. */
+export function isPreflight ({ method, headers }: { method: string, headers: Record<string, string | string[] | undefined> }): boolean {
+  return method === 'OPTIONS' && headers.origin !== undefined && headers['access-control-request-method'] !== undefined
 }

@@ -1,6 +1,10 @@
-import { STATUS_CODES } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ADMIN_REALM, bearerChallenge, type AuthOutcome } from './token-policy.js'
+import { ADMIN_REALM, bearerChallenge, type AuthOutcome } from '../contract/bearer.js'
+import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
+import { READ_METHODS_HEADER } from '../contract/paths.js'
+import { STATUS_TEXT } from '../contract/status-text.js'
+
+export { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
 
 /** A refusal the API answers with: a status, one human sentence, and any headers it needs. */
 export class ApiError extends Error {
@@ -40,7 +44,7 @@ export const apiErrors = {
   internal: () =>
     new ApiError(500, 'The mock could not answer this request.'),
   injected: (status: number, message?: string, retryAfter?: number) =>
-    new ApiError(status, message ?? `Injected fault: ${status} ${STATUS_CODES[status] ?? 'Error'}.`, injectedHeaders(status, retryAfter)),
+    new ApiError(status, message ?? `Injected fault: ${status} ${STATUS_TEXT[status] ?? 'Error'}.`, injectedHeaders(status, retryAfter)),
   invalidPrefer: (problem: string) =>
     new ApiError(400, `The request was refused: ${problem}.`),
   adminUnauthorized: (outcome: Exclude<AuthOutcome, 'accepted'>) =>
@@ -62,7 +66,7 @@ const ADMIN_UNAUTHORIZED_MESSAGES = {
 // An injected error carries what a client needs to react as it would to the real one.
 function injectedHeaders (status: number, retryAfter: number | undefined): Record<string, string> {
   if (status === 401) return { 'www-authenticate': bearerChallenge('invalid_token') }
-  if (status === 405) return { allow: 'GET, HEAD' }
+  if (status === 405) return { allow: READ_METHODS_HEADER }
   if (retryAfter !== undefined || status === 429 || status === 503) return { 'retry-after': String(retryAfter ?? 1) }
   return {}
 }
@@ -72,13 +76,6 @@ const MAX_QUOTED_LENGTH = 80
 // Ids come from the caller and may be huge; a message quotes only their start.
 function quote (id: string): string {
   return JSON.stringify(id.length > MAX_QUOTED_LENGTH ? `${id.slice(0, MAX_QUOTED_LENGTH)}…` : id)
-}
-
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
-
-/** The error envelope as it goes on the wire; httpCode always equals the status. */
-export function errorEnvelope (statusCode: number, message: string): string {
-  return JSON.stringify({ result: { success: false, httpCode: statusCode, message }, content: null })
 }
 
 // Fastify's refusals of a request body (admin calls have one), in the words a caller can act on.
@@ -98,7 +95,7 @@ export function toApiError (error: unknown): ApiError {
     if (code === 'FST_ERR_BAD_URL') return apiErrors.badUrl()
     const bodyError = BODY_ERRORS[code]
     if (bodyError !== undefined) return new ApiError(statusCode, bodyError)
-    return new ApiError(statusCode, `The request was refused: ${STATUS_CODES[statusCode] ?? 'client error'}.`)
+    return new ApiError(statusCode, `The request was refused: ${STATUS_TEXT[statusCode] ?? 'client error'}.`)
   }
   return apiErrors.internal()
 }

@@ -1,11 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 
-/** How a request's Authorization header was judged; the failures follow RFC 6750 §3.1. */
-export type AuthOutcome = 'accepted' | 'no_credentials' | 'invalid_request' | 'invalid_token'
+import { judgeBearer, type AuthOutcome } from '../contract/bearer.js'
 
-export const AUTH_REALM = 'mock-nvr'
-/** The admin API is another protection space, with its own token. */
-export const ADMIN_REALM = 'mock-nvr admin'
+export { ADMIN_REALM, AUTH_REALM, bearerChallenge, type AuthOutcome } from '../contract/bearer.js'
 
 /** How many accepted Authorization values are remembered before the memory is emptied. */
 export const REMEMBERED_HEADERS = 1024
@@ -34,21 +31,12 @@ export class TokenPolicy {
   judge (authorization: string | undefined): AuthOutcome {
     if (authorization === undefined) return 'no_credentials'
     if (this.#accepted.has(authorization)) return 'accepted'
-    const outcome = this.#judgeAfresh(authorization)
+    const outcome = judgeBearer(authorization, token => this.#accepts(token))
     if (outcome === 'accepted') {
       if (this.#accepted.size >= REMEMBERED_HEADERS) this.#accepted.clear()
       this.#accepted.add(authorization)
     }
     return outcome
-  }
-
-  #judgeAfresh (authorization: string): AuthOutcome {
-    const space = authorization.indexOf(' ')
-    const scheme = space === -1 ? authorization : authorization.slice(0, space)
-    if (scheme.toLowerCase() !== 'bearer') return 'no_credentials'
-    const token = space === -1 ? '' : authorization.slice(space + 1).replace(/^ +/, '')
-    if (token === '' || /\s/.test(token)) return 'invalid_request'
-    return this.#accepts(token) ? 'accepted' : 'invalid_token'
   }
 
   #accepts (token: string): boolean {
@@ -66,10 +54,4 @@ function matchesAny (presented: Buffer, known: readonly Buffer[]): boolean {
 
 function digest (token: string): Buffer {
   return createHash('sha256').update(token).digest()
-}
-
-/** The WWW-Authenticate value for a refused request. */
-export function bearerChallenge (outcome: Exclude<AuthOutcome, 'accepted'>, realm = AUTH_REALM): string {
-  const base = `Bearer realm="${realm}"`
-  return outcome === 'no_credentials' ? base : `${base}, error="${outcome}"`
 }

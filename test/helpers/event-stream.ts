@@ -6,10 +6,12 @@ export interface ServerSentEvent {
 }
 
 /** Parses a stream of server-sent event text (the fields mock-nvr sends), event by event. */
-export async function * parseEvents (chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<ServerSentEvent> {
+// A fetch body is a Node ReadableStream, async iterable in Node; the DOM's type of it (which examples/ bring into
+// the same type check) does not say so.
+export async function * parseEvents (chunks: AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
   const decoder = new TextDecoder()
   let text = ''
-  for await (const chunk of chunks) {
+  for await (const chunk of chunks as AsyncIterable<Uint8Array | string>) {
     text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
     let end = text.indexOf('\n\n')
     while (end !== -1) {

@@ -83,8 +83,8 @@ function malformBody (reply: FastifyReply): void {
   const send = reply.send
   reply.send = function sendCutOff (payload?: unknown) {
     // An error goes to the error handler first, whose envelope comes back here as a string.
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return send.call(this, payload)
-    const bytes = Buffer.from(payload)
+    if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return send.call(this, payload)
+    const bytes = typeof payload === 'string' ? new TextEncoder().encode(payload) : payload
     return send.call(this, bytes.subarray(0, Math.floor(bytes.length / 2)))
   }
 }

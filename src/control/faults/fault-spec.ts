@@ -1,16 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import type { FastifyRequest } from 'fastify'
 import { DelaySchema, toDelayRange, type DelayRange } from '../../util/delay.js'
 import { IdSchema } from '../../wire/schemas.js'
 import { FAULT_KIND_FIELDS, FAULT_KIND_NAMES } from './fault-kinds.js'
+import { LIST_OPERATION, operationAt, RETRIEVE_OPERATION, type OperationName } from '../../contract/paths.js'
 import { formatValueProblem, listValueProblems, type ValueProblem } from '../../util/value-errors.js'
 
 /** The two operations of the device API, as a fault's `route` names them. */
-const OperationSchema = Type.Union([Type.Literal('list'), Type.Literal('retrieve')], {
-  description: '"list" or "retrieve"'
+const OperationSchema = Type.Union([Type.Literal(LIST_OPERATION.name), Type.Literal(RETRIEVE_OPERATION.name)], {
+  description: `"${LIST_OPERATION.name}" or "${RETRIEVE_OPERATION.name}"`
 })
-export type Operation = Static<typeof OperationSchema>
+export type Operation = OperationName
 
 /**
  * What to do to matching requests, and which: an answer (status, drop or malformed) and/or a delay,
@@ -76,7 +76,7 @@ function combinationProblems (spec: FaultSpec): ValueProblem[] {
 }
 
 /** Whether a fault's scope takes in this request: every request, or the given route and/or camera. */
-export function appliesTo ({ route, camera }: FaultSpec, request: FastifyRequest): boolean {
+export function appliesTo ({ route, camera }: FaultSpec, request: ScopedRequest): boolean {
   if (route === undefined && camera === undefined) return true
   const operation = operationOf(request)
   if (operation === undefined) return false
@@ -90,10 +90,15 @@ export function delayRangeOf ({ delay }: FaultSpec): DelayRange | undefined {
   return delay === undefined ? undefined : toDelayRange(delay) as DelayRange
 }
 
-/** Which of the two operations a request is; undefined for another method or path. */
-function operationOf (request: FastifyRequest): Operation | undefined {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
-  const params = request.params as { id?: unknown, line_id?: unknown } | null
-  if (typeof params?.id !== 'string') return undefined
-  return typeof params.line_id === 'string' ? 'retrieve' : 'list'
+/** What fault scoping reads of a routed request: a FastifyRequest, or the MSW handlers' own. */
+export interface ScopedRequest {
+  method: string
+  params: unknown
+  /** The route's pattern, prefix included. */
+  routeOptions: { url?: string | undefined }
+}
+
+/** Which of the two operations a request is, from its route's row; undefined for another method or path. */
+function operationOf (request: ScopedRequest): Operation | undefined {
+  return operationAt(request.routeOptions.url, request.method)?.name
 }

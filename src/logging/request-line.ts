@@ -1,0 +1,18 @@
+import type { FastifyBaseLogger } from 'fastify'
+
+// What a request's log line holds, free of pino and node:, so the request recorder can run in a browser too.
+
+/** Writes the line of a completed request: the very line `info(fields, 'request completed')` writes. */
+export type RequestLineWriter = (reqId: string, method: string, url: string, statusCode: number, responseTime: number) => void
+
+export const REQUEST_COMPLETED = 'request completed'
+
+/** A request's time for its log line, to 0.01 ms: finer digits are timer noise that only lengthens the line. */
+export function loggedMilliseconds (milliseconds: number): number {
+  return Math.round(milliseconds * 100) / 100
+}
+
+// pino answers from the level it holds; a logger of another make that cannot say is asked to log anyway.
+export function isInfoEnabled (log: FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }): boolean {
+  return log.isLevelEnabled?.('info') ?? true
+}

@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises'
+import { setupServer } from 'msw/node'
+import t from 'tap'
+import { BUNDLED_FIXTURES, FixtureError, loadFixtures } from '../../src/index.js'
+import { createNvrHandlers } from '../../src/msw/index.js'
+import { DEMO_FIXTURES } from '../../src/msw/demo-fixtures.js'
+import { InvalidFaultError } from '../../src/control/faults/fault-spec.js'
+import { line } from '../helpers/app.js'
+
+const AUTH = { authorization: 'Bearer any' }
+
+t.test('the generated demo module holds exactly the bundled fixture files', async t => {
+  const files = await Promise.all(DEMO_FIXTURES.map(async ({ file, data }) => [data, JSON.parse(await readFile(new URL(file, `file://${BUNDLED_FIXTURES}`), 'utf8'))]))
+  t.ok(files.length > 0)
+  for (const [inModule, onDisk] of files) t.strictSame(inModule, onDisk, 'run `node scripts/demo-fixtures.js` after editing fixtures/')
+  const nvr = createNvrHandlers({ baseUrl: 'http://nvr.test' })
+  const { cameraIds, lines } = await loadFixtures(BUNDLED_FIXTURES)
+  t.strictSame(nvr.data(), { cameras: cameraIds.map(id => ({ id })), counting_lines: lines }, 'the demo data is served by default')
+})
+
+t.test('options are checked, with a sentence naming the option', async t => {
+  t.throws(() => createNvrHandlers({ baseUrl: 'nvr.test' }), /option baseUrl must be an origin/)
+  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test/api' }), /without a path/)
+  t.throws(() => createNvrHandlers({ baseUrl: 'about:blank' }), /without a path/)
+  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', latency: -1 }), /option latency is invalid: must be milliseconds/)
+  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', latency: { min: 9, max: 1 } }), /option latency is invalid: the range must go from low to high/)
+  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', seed: 1.5 }), /option seed must be an integer/)
+  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', data: { cameras: [{ id: '' }] } }), FixtureError)
+  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test' }).injectFault({ status: 200 }), InvalidFaultError)
+  t.ok(createNvrHandlers({ baseUrl: 'http://nvr.test/', latency: { min: 0, max: 0 }, seed: 7 }))
+})
+
+t.test('the control verbs change what the handlers answer', async t => {
+  const nvr = createNvrHandlers({ baseUrl: 'http://nvr.test', data: { counting_lines: [line()] }, latency: 0 })
+  const server = setupServer(...nvr.handlers)
+  server.listen({ onUnhandledRequest: 'bypass' })
+  t.teardown(() => server.close())
+  const get = (path: string) => fetch(`http://nvr.test${path}`, { headers: AUTH })
+
+  t.equal((await get('/nvr/v1/cameras/cam-1/counting_lines/line-1')).status, 200)
+  t.strictSame(nvr.use({ counting_lines: [line({ id: 'line-9' })] }), { cameras: 1, countingLines: 1 })
+  t.equal((await get('/nvr/v1/cameras/cam-1/counting_lines/line-1')).status, 404)
+  t.strictSame(nvr.resetData(), { cameras: 1, countingLines: 1 })
+  t.equal((await get('/nvr/v1/cameras/cam-1/counting_lines/line-1')).status, 200)
+
+  const fault = nvr.injectFault({ status: 503, times: 1 })
+  t.strictSame(nvr.faults(), [fault])
+  t.equal((await get('/nvr/v1/cameras/cam-1/counting_lines')).status, 503)
+  t.strictSame(nvr.faults(), [])
+  nvr.injectFault({ drop: true })
+  await t.rejects(get('/nvr/v1/cameras/cam-1/counting_lines'), TypeError, 'a dropped connection is a network error')
+  t.equal(nvr.clearFaults('fault-9'), false)
+  t.equal(nvr.clearFaults(), true)
+
+  t.same(nvr.requests().map(({ status, fault }) => [status, fault]), [[200, null], [404, null], [200, null], [503, 'fault-1'], [null, 'fault-2']])
+  t.strictSame(nvr.requests()[0]?.params, { id: 'cam-1', line_id: 'line-1' })
+  nvr.resetRequests()
+  t.strictSame(nvr.requests(), [])
+  nvr.use({ counting_lines: [] })
+  nvr.injectFault({ status: 500 })
+  await get('/nvr/v1')
+  t.strictSame(nvr.requests()[0]?.params, {})
+  nvr.reset()
+  t.strictSame([nvr.faults(), nvr.requests(), nvr.data().counting_lines?.length], [[], [], 1])
+})
+
+t.test('requests outside /nvr/v1 or to another origin are left alone', async t => {
+  const nvr = createNvrHandlers({ baseUrl: 'http://nvr.test' })
+  const server = setupServer(...nvr.handlers)
+  server.listen({ onUnhandledRequest: 'error' })
+  t.teardown(() => server.close())
+  // With onUnhandledRequest: 'error', MSW refuses each request no handler took.
+  const unhandled = { message: /Cannot bypass a request/ }
+  await t.rejects(fetch('http://nvr.test/healthz'), unhandled)
+  await t.rejects(fetch('http://nvr.test/nvr/v10/cameras'), unhandled)
+  await t.rejects(fetch('http://other.test/nvr/v1/cameras/cam-lobby/counting_lines', { headers: AUTH }), unhandled)
+  t.equal((await fetch('http://nvr.test/nvr/v1/cameras/cam-lobby/counting_lines', { headers: AUTH })).status, 200)
+})

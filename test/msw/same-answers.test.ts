@@ -1,0 +1,131 @@
+import fc from 'fast-check'
+import t from 'tap'
+import { API_PREFIX, isUnder } from '../../src/contract/paths.js'
+import { twins } from './twins.js'
+
+const TOKEN = 'front-token'
+const AUTH = { authorization: `Bearer ${TOKEN}` }
+const LIST = '/nvr/v1/cameras/cam-entrance-main/counting_lines'
+const LINE = `${LIST}/line-entrance-door`
+
+// The contract table's requests: every success and every refusal, with and without a token.
+const TABLE: Array<[string, RequestInit]> = [
+  [LIST, { headers: AUTH }],
+  [LINE, { headers: AUTH }],
+  [LIST, { method: 'HEAD', headers: AUTH }],
+  [LINE, { method: 'HEAD', headers: AUTH }],
+  [`${LIST}/`, { headers: AUTH }],
+  [`${LIST}?page=2&x=%zz`, { headers: AUTH }],
+  [LIST, {}],
+  [LINE, { headers: { authorization: 'Basic abc' } }],
+  [LINE, { headers: { authorization: 'Bearer' } }],
+  [LINE, { headers: { authorization: 'Bearer a b' } }],
+  [LINE, { headers: { authorization: 'Bearer wrong' } }],
+  [LINE, { method: 'HEAD' }],
+  ['/nvr/v1/cameras/nope/counting_lines', { headers: AUTH }],
+  ['/nvr/v1/cameras/nope/counting_lines/line-1', { headers: AUTH }],
+  [`${LIST}/nope`, { headers: AUTH }],
+  [`${LIST}/nope`, { method: 'HEAD', headers: AUTH }],
+  [`${LIST}//`, { headers: AUTH }],
+  ['/nvr/v1/cameras//counting_lines', { headers: AUTH }],
+  ['/nvr/v1/cameras/cam%2Dentrance-main/counting_lines', { headers: AUTH }],
+  ['/nvr/v1/cam%65ras/cam-lobby/counting_lines', { headers: AUTH }],
+  ['/nvr/v1/cameras/a%2Fb/counting_lines', { headers: AUTH }],
+  ['/nvr/v1/cameras/東京/counting_lines', { headers: AUTH }],
+  ['/nvr/v1/cameras/%zz/counting_lines', { headers: AUTH }],
+  ['/nvr/v1/cameras/%C3/counting_lines', {}],
+  ['/nvr/v1/cameras/%C3/counting_lines', { headers: { authorization: 'Bearer a b' } }],
+  ['/nvr/v1', { headers: AUTH }],
+  ['/nvr/v1/', {}],
+  ['/nvr/v1/cameras', { headers: AUTH }],
+  ['/nvr/v1/nothing/here', { method: 'DELETE', headers: AUTH }],
+  [LIST, { method: 'POST', headers: AUTH, body: '{}' }],
+  [LINE, { method: 'PUT', headers: AUTH }],
+  [LINE, { method: 'DELETE', headers: AUTH }],
+  [LINE, { method: 'PATCH', headers: AUTH }],
+  [LINE, { method: 'OPTIONS', headers: AUTH }],
+  [LINE, { method: 'POST' }],
+  [LINE, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } }],
+  [LINE, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } }],
+  [LINE, { headers: { ...AUTH, origin: 'http://app.test' } }],
+  ['/nvr/v1/cameras/%zz', { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } }]
+]
+
+for (const tokens of [undefined, [TOKEN]]) {
+  t.test(`the contract table gets the same answers from both (${tokens === undefined ? 'any token' : 'a fixed token'})`, async t => {
+    const { both, server, msw } = await twins(t, tokens === undefined ? {} : { tokens })
+    for (const [path, init] of TABLE) {
+      const { server: fromServer, msw: fromMsw } = await both(path, init)
+      t.strictSame(fromMsw, fromServer, `${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers ?? {})}`)
+    }
+    const journal = (entries: ReturnType<typeof server.requests>) => entries.map(({ method, path, url, params, authenticated, status, fault }) => ({ method, path, url, params, authenticated, status, fault }))
+    t.strictSame(journal(msw.requests()), journal(server.requests()), 'the journals agree')
+  })
+}
+
+t.test('injected faults get the same answers from both', async t => {
+  const { both, server, msw } = await twins(t, { tokens: [TOKEN] })
+  const faults = [
+    { status: 503 }, { status: 429, retryAfter: 7 }, { status: 401 }, { status: 405 }, { status: 500, message: 'Boom.' }, { status: 418 },
+    { status: 503, route: 'list' as const }, { status: 503, route: 'retrieve' as const }, { status: 502, camera: 'cam-lobby' },
+    { malformed: true as const }, { drop: true as const }, { delay: 1, status: 504 }, { status: 503, times: 1 }
+  ]
+  const requests: Array<[string, RequestInit]> = [
+    [LIST, { headers: AUTH }], [LINE, { headers: AUTH }], [LINE, { method: 'HEAD', headers: AUTH }], ['/nvr/v1/cameras/cam-lobby/counting_lines', { headers: AUTH }],
+    [`${LIST}/nope`, { headers: AUTH }], [LIST, { method: 'POST', headers: AUTH }], ['/nvr/v1/elsewhere', { headers: AUTH }], [LIST, {}]
+  ]
+  for (const fault of faults) {
+    t.strictSame(msw.injectFault(fault), server.injectFault(fault), `the same fault for ${JSON.stringify(fault)}`)
+    for (const [path, init] of requests) {
+      const { server: fromServer, msw: fromMsw } = await both(path, init)
+      t.strictSame(fromMsw, fromServer, `${JSON.stringify(fault)}: ${init.method ?? 'GET'} ${path}`)
+    }
+    t.strictSame(msw.faults(), server.faults(), 'the same faults left')
+    msw.clearFaults()
+    server.clearFaults()
+  }
+})
+
+t.test('odd requests get the same answers from both', async t => {
+  const { both } = await twins(t, { tokens: [TOKEN] })
+  const segment = fc.oneof(
+    fc.constantFrom('cameras', 'counting_lines', 'cam-entrance-main', 'cam-lobby', 'line-entrance-door', '', '.', '..', '%2F', '%25', '%zz', '%C3',
+      '%E6%9D%B1', 'a b', ';', 'x?y', '#f', '%2e', 'COUNTING_LINES', '%63ameras', '+', '東京', '\u{1F6AA}'),
+    fc.string({ maxLength: 6 })
+  )
+  const path = fc.array(segment, { maxLength: 5 }).map(segments => `/nvr/v1/${segments.join('/')}`)
+  const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS')
+  const authorization = fc.constantFrom(undefined, `Bearer ${TOKEN}`, 'Bearer other', 'bearer  front-token', 'Bearer', 'Token x')
+  const origin = fc.constantFrom(undefined, 'http://app.test')
+  await fc.assert(fc.asyncProperty(path, method, authorization, origin, fc.boolean(), async (path, method, authorization, origin, preflight) => {
+    // The handlers answer below /nvr/v1 only; a dot segment may lead the URL out of it.
+    const sent = new URL(path, 'http://nvr.test')
+    fc.pre(isUnder(sent.pathname + sent.search, API_PREFIX))
+    const headers: Record<string, string> = {}
+    if (authorization !== undefined) headers.authorization = authorization
+    if (origin !== undefined) headers.origin = origin
+    if (preflight) headers['access-control-request-method'] = 'GET'
+    const { server: fromServer, msw: fromMsw } = await both(path, { method, headers })
+    t.strictSame(fromMsw, fromServer, `${method} ${path} ${JSON.stringify(headers)}`)
+    return JSON.stringify(fromMsw) === JSON.stringify(fromServer)
+  }), { numRuns: 300, seed: 20261123 })
+})
+
+// Fields out of the schema's order, and strings a serializer must escape: the bytes must still be the server's.
+const AWKWARD_DATA = {
+  cameras: [{ id: 'cam-empty' }],
+  counting_lines: [
+    { updated: '2024-05-02T09:45:30.125Z', created: '2024-05-01T08:30:00.000Z', max_age: 0, class: 'pérson', coalesce_entries: false, anchor: 'a', counting_line: '</script>', name: 'Tab\there, new\nline, \u0001, \u2028 \u2029, 東京 🚪', camera_id: 'カメラ', id: 'quote "and" back\\slash' },
+    { id: 'line/with%2Fslash', camera_id: 'カメラ', name: 'lone \ud800 surrogate', counting_line: 'x', anchor: 'a', coalesce_entries: true, class: 'c', max_age: 1e21, created: '2024-05-01T08:30:00.000Z', updated: '2024-05-01T08:30:00.000Z' }
+  ]
+}
+
+t.test('awkward data gets the same bytes from both', async t => {
+  const { both } = await twins(t, { data: AWKWARD_DATA })
+  const camera = `/nvr/v1/cameras/${encodeURIComponent('カメラ')}/counting_lines`
+  for (const path of [camera, '/nvr/v1/cameras/cam-empty/counting_lines', ...AWKWARD_DATA.counting_lines.map(line => `${camera}/${encodeURIComponent(line.id)}`)]) {
+    const { server: fromServer, msw: fromMsw } = await both(path, { headers: AUTH })
+    t.equal((fromServer as { status: number }).status, 200, path)
+    t.strictSame(fromMsw, fromServer, path)
+  }
+})

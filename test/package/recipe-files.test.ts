@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs'
+import t from 'tap'
+import { parse } from 'yaml'
+
+const read = (name: string) => parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'))
+
+t.test('the docker compose file runs mock-nvr, healthy, beside a frontend dev server', async t => {
+  const { services } = read('docker-compose.yml')
+  t.same(Object.keys(services), ['mock-nvr', 'frontend'])
+  const nvr = services['mock-nvr']
+  t.equal(nvr.build, '..', 'built from this repository\'s Dockerfile')
+  t.strictSame(nvr.ports, ['8080:8080'])
+  // The variables are the CLI's flags in their MOCK_NVR_ form.
+  t.strictSame(Object.keys(nvr.environment), ['MOCK_NVR_TOKENS', 'MOCK_NVR_ADMIN_TOKEN', 'MOCK_NVR_CORS_ORIGINS'])
+  t.equal(nvr.environment.MOCK_NVR_CORS_ORIGINS, 'http://localhost:5173', 'the frontend\'s origin may call it')
+  t.strictSame(nvr.healthcheck.test, ['CMD', 'node', 'dist/healthcheck.js'])
+  t.strictSame(services.frontend.depends_on, { 'mock-nvr': { condition: 'service_healthy' } })
+  t.strictSame(services.frontend.ports, ['5173:5173'])
+})
+
+t.test('the GitHub Actions snippet runs the Vitest and Playwright recipes without downloading a browser', async t => {
+  const workflow = read('github-actions.yml')
+  t.ok(workflow.on, 'it has triggers')
+  const steps = workflow.jobs.test.steps as Array<{ run?: string, uses?: string, env?: Record<string, string> }>
+  t.equal(workflow.jobs.test.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD, '1')
+  t.ok(steps.some(step => step.uses?.startsWith('actions/setup-node@')))
+  t.ok(steps.some(step => step.run === 'npm ci'))
+  t.ok(steps.some(step => step.run === 'npx vitest run'))
+  const playwright = steps.find(step => step.run === 'npx playwright test')
+  t.equal(playwright?.env?.CHROMIUM_PATH, '/usr/bin/chromium-browser', 'the Chromium the install step brings')
+  t.notOk(steps.some(step => step.run?.includes('playwright install')), 'no browser download')
+})
