@@ -9,7 +9,7 @@ import { stopGracefully } from './cli/stop-gracefully.js'
 import { VERSION } from './util/version.js'
 import { isDeviceCommand, runDeviceCommand } from './cli/device-commands.js'
 import { parseProxyArgs, PROXY_HELP } from './cli/proxy-args.js'
-import type { ProxyOptions } from './device-link/device-proxy.js'
+import type { ProxyOptions } from './device-proxy/device-proxy.js'
 
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2

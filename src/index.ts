@@ -9,7 +9,8 @@ export { OptionsError, type MockNvrOptions } from './config/options.js'
 /** The handle's verbs: what a test can change or ask while the mock runs. */
 export type { ControlVerbs, DataSummary } from './control/control-verbs.js'
 /** Fixture loading and validation, for checking your own fixture files. */
-export { BUNDLED_FIXTURES, datasetFromData, loadFixtures, type Dataset } from './data/fixtures.js'
+export { BUNDLED_FIXTURES, loadFixtures } from './data/fixtures.js'
+export { datasetFromData, type Dataset } from './data/dataset.js'
 /** Thrown when fixture data cannot be served; `problems` lists file, JSON path and message. */
 export { FixtureError, type FixtureProblem } from './data/fixture-validation.js'
 /** The wire shapes, as TypeBox schemas and TypeScript types. */
@@ -40,7 +41,7 @@ export { verifyDevice, type VerifyReport, type Difference } from './device-link/
 /** Reads a device into fixture data, all or nothing; throws RecordRefusedError (with the report) when it breaks the contract. */
 export { recordDevice, RecordRefusedError } from './device-link/record-device.js'
 /** Options of verifyDevice and recordDevice, and the one-line error of an unusable device or option. */
-export { DeviceLinkError, type DeviceLinkOptions } from './device-link/device-target.js'
+export { DeviceLinkError, type DeviceLinkOptions } from './device-client/device-target.js'
 /** One contract violation, and one answer to an unspecified case as verify compares it. */
-export type { Violation } from './device-link/contract-check.js'
+export type { Violation } from './device-client/contract-check.js'
 export type { Observation } from './device-link/observation.js'

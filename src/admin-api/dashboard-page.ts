@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { PACKAGE_ROOT } from '../util/package-root.js'
-import { ADMIN_PREFIX } from './routes.js'
+import { ADMIN_PREFIX } from '../contract/paths.js'
 import { route } from './routing.js'
 
 /** Where the dashboard is served: under the admin prefix, but open, as it holds no data; its calls need the admin token. */

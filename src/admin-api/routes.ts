@@ -9,7 +9,6 @@ import type { FixtureError } from '../data/fixture-validation.js'
 import { FixtureDataSchema } from '../wire/schemas.js'
 import { EVENT_STREAM_TYPE, JournalStream, type JournalStreamLimits } from './journal-stream.js'
 
-export { ADMIN_PREFIX } from '../contract/paths.js'
 /** Replacement data may be large (generated data serializes to tens of megabytes). */
 const DATA_BODY_LIMIT = 64 * 1024 * 1024
 

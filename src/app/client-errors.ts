@@ -1,6 +1,7 @@
 import { METHODS, STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { ApiError, errorEnvelope, JSON_CONTENT_TYPE } from '../wire/errors.js'
+import { ApiError } from '../wire/errors.js'
+import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
 
 const STATUS_BY_CODE: Record<string, number> = {
   HPE_HEADER_OVERFLOW: 431,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { describeFsError } from '../data/fixtures.js'
-import type { ProxyOptions } from '../device-link/device-proxy.js'
+import type { ProxyOptions } from '../device-proxy/device-proxy.js'
 import { UsageError } from './args.js'
 
 const VALUE_FLAGS = ['target', 'record', 'ca', 'timeout'] as const

@@ -1,7 +1,6 @@
 import fastJson from 'fast-json-stringify'
 import { camerasOf, type CameraLines, type Dataset } from './dataset.js'
 
-export { camerasOf, type CameraLines } from './dataset.js'
 import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
 import { contentOf, successEnvelopeOf } from '../contract/envelope.js'
 

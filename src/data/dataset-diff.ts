@@ -1,4 +1,4 @@
-import type { Dataset } from './fixtures.js'
+import type { Dataset } from './dataset.js'
 import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
 
 /** A line named by its camera and its id, the pair that identifies it. */

@@ -7,8 +7,6 @@ import { PACKAGE_ROOT } from '../util/package-root.js'
 
 import { duplicateIds, mergeFixtures, type Dataset, type FixtureSource, type ParsedFixture } from './dataset.js'
 
-export { datasetFromData, mergeFixtures, type Dataset, type FixtureSource } from './dataset.js'
-
 /** The fixtures shipped with the package: realistic demo data, the default. */
 export const BUNDLED_FIXTURES = fileURLToPath(new URL('fixtures/', PACKAGE_ROOT))
 

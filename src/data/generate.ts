@@ -1,4 +1,4 @@
-import type { CameraLines } from './data-store.js'
+import type { CameraLines } from './dataset.js'
 import { createRandom, pick, randomInteger } from '../util/random.js'
 import type { CountingLine, FixtureData } from '../wire/schemas.js'
 

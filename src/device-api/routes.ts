@@ -3,13 +3,12 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify'
 import { responsesOf } from '../openapi/response-schemas.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { DataStore } from '../data/data-store.js'
-import { apiErrors, JSON_CONTENT_TYPE } from '../wire/errors.js'
+import { apiErrors } from '../wire/errors.js'
+import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import { formatValueProblem } from '../util/value-errors.js'
 import { LIST_OPERATION, OPERATIONS, RETRIEVE_OPERATION, type OperationRow } from '../contract/paths.js'
-
-export { API_PREFIX } from '../contract/paths.js'
 
 export interface CountingLinesApiOptions {
   store: DataStore

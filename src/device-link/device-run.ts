@@ -1,5 +1,5 @@
-import { DeviceClient, NoAnswerError, unreachableError, type DeviceAnswer, type DeviceRequest } from './device-client.js'
-import { connectionFrom, describeTarget, DeviceLinkError, type DeviceConnection, type DeviceLinkOptions } from './device-target.js'
+import { DeviceClient, NoAnswerError, unreachableError, type DeviceAnswer, type DeviceRequest } from '../device-client/device-client.js'
+import { connectionFrom, describeTarget, DeviceLinkError, type DeviceConnection, type DeviceLinkOptions } from '../device-client/device-target.js'
 
 /** One run against a device: its connection, a client, the time limit of the run, and token redaction. */
 export class DeviceRun {

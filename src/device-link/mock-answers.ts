@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../app/build-app.js'
-import { DataStore, type CameraLines } from '../data/data-store.js'
+import { DataStore } from '../data/data-store.js'
+import { type CameraLines } from '../data/dataset.js'
 import { CorsPolicy } from '../wire/cors.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { observe, type Observation } from './observation.js'

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { listPath, linePath } from './device-target.js'
+import { listPath, linePath } from '../device-client/device-target.js'
 
 /** A request for a case the spec leaves open, as sent to the device and to mock-nvr alike. */
 export interface Probe {

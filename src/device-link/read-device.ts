@@ -1,8 +1,8 @@
 import type { CountingLine } from '../wire/schemas.js'
-import { checkLineAnswer, checkListAnswer, type Violation } from './contract-check.js'
-import { NoAnswerError } from './device-client.js'
+import { checkLineAnswer, checkListAnswer, type Violation } from '../device-client/contract-check.js'
+import { NoAnswerError } from '../device-client/device-client.js'
 import type { DeviceRun } from './device-run.js'
-import { linePath, listPath } from './device-target.js'
+import { linePath, listPath } from '../device-client/device-target.js'
 
 /** What one camera's list answered, as far as it keeps the contract. */
 export interface CameraReading {

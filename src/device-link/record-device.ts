@@ -1,7 +1,7 @@
 import { ServedCamera } from '../data/data-store.js'
 import type { FixtureData } from '../wire/schemas.js'
 import { DeviceRun } from './device-run.js'
-import type { DeviceLinkOptions } from './device-target.js'
+import type { DeviceLinkOptions } from '../device-client/device-target.js'
 import { readDevice } from './read-device.js'
 import type { VerifyReport } from './verify-device.js'
 

@@ -1,4 +1,4 @@
-import type { Violation } from './contract-check.js'
+import type { Violation } from '../device-client/contract-check.js'
 import type { Observation } from './observation.js'
 import type { Difference, VerifyReport } from './verify-device.js'
 

@@ -1,5 +1,6 @@
-import type { CameraLines } from '../data/data-store.js'
-import { datasetFromData, loadFixtures, type Dataset } from '../data/fixtures.js'
+import type { CameraLines } from '../data/dataset.js'
+import { loadFixtures } from '../data/fixtures.js'
+import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { generateCameras } from '../data/generate.js'
 import { describeOversize, type GenerateSize } from '../data/generate-size.js'
 import { OptionsError, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'

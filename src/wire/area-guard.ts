@@ -2,8 +2,6 @@ import type { TokenPolicy } from './token-policy.js'
 import { apiErrors, type ApiError } from './errors.js'
 import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
 
-export { isUnder } from '../contract/paths.js'
-
 /** The refusal of a request's credentials by the area its URL belongs to, or undefined when it may go on. */
 export type AreaGuard = (url: string, authorization: string | undefined) => ApiError | undefined
 

@@ -4,8 +4,6 @@ import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { READ_METHODS_HEADER } from '../contract/paths.js'
 import { STATUS_TEXT } from '../contract/status-text.js'
 
-export { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
-
 /** A refusal the API answers with: a status, one human sentence, and any headers it needs. */
 export class ApiError extends Error {
   readonly statusCode: number

@@ -2,8 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 
 import { judgeBearer, type AuthOutcome } from '../contract/bearer.js'
 
-export { ADMIN_REALM, AUTH_REALM, bearerChallenge, type AuthOutcome } from '../contract/bearer.js'
-
 /** How many accepted Authorization values are remembered before the memory is emptied. */
 export const REMEMBERED_HEADERS = 1024
 

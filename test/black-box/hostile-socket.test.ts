@@ -3,7 +3,7 @@ import t from 'tap'
 import { checkAnswer } from '../helpers/answer-invariants.js'
 import { MockControl } from '../../src/control/mock-control.js'
 import { DataStore } from '../../src/data/data-store.js'
-import { datasetFromData } from '../../src/data/fixtures.js'
+import { datasetFromData } from '../../src/data/dataset.js'
 import { build } from '../helpers/app.js'
 import {
   ACCEPTED_TOKEN, ADMIN_TOKEN, body, credentials, headerObject, HOSTILE_DATA, method, otherHeaders, PROPERTY_SEED, propertyRuns, target,

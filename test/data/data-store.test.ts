@@ -1,6 +1,6 @@
 import t from 'tap'
 import { DataStore } from '../../src/data/data-store.js'
-import { datasetFromData } from '../../src/data/fixtures.js'
+import { datasetFromData } from '../../src/data/dataset.js'
 import { generateCameras, generateFixtureData } from '../../src/data/generate.js'
 import { AUTH, build, line, SAMPLE_DATA } from '../helpers/app.js'
 

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { describeDiff, diffDatasets } from '../../src/data/dataset-diff.js'
-import { datasetFromData } from '../../src/data/fixtures.js'
+import { datasetFromData } from '../../src/data/dataset.js'
 import { line, SAMPLE_DATA } from '../helpers/app.js'
 
 const before = datasetFromData(SAMPLE_DATA)

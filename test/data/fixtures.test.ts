@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { BUNDLED_FIXTURES, datasetFromData, loadFixtures } from '../../src/data/fixtures.js'
+import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
+import { datasetFromData } from '../../src/data/dataset.js'
 import { FixtureError } from '../../src/data/fixture-validation.js'
 import { line } from '../helpers/app.js'
 

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { bearerChallenge, REMEMBERED_HEADERS, TokenPolicy } from '../../src/wire/token-policy.js'
+import { REMEMBERED_HEADERS, TokenPolicy } from '../../src/wire/token-policy.js'
+import { bearerChallenge } from '../../src/contract/bearer.js'
 import { AUTH, build } from '../helpers/app.js'
 
 t.test('a configured policy accepts only its tokens', async t => {

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import type { ServerResponse } from 'node:http'
 import { verifyDevice } from '../../src/index.js'
-import type { Violation } from '../../src/device-link/contract-check.js'
+import type { Violation } from '../../src/device-client/contract-check.js'
 import { line } from '../helpers/app.js'
 import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
 

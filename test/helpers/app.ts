@@ -4,7 +4,7 @@ import { TokenPolicy } from '../../src/wire/token-policy.js'
 import type { MockControl } from '../../src/control/mock-control.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
-import { datasetFromData } from '../../src/data/fixtures.js'
+import { datasetFromData } from '../../src/data/dataset.js'
 import type { CountingLine, FixtureData } from '../../src/wire/schemas.js'
 
 export const TOKEN = 'test-token'

@@ -5,7 +5,7 @@ import { TokenPolicy } from '../../src/wire/token-policy.js'
 import { MockControl, type MockControlOptions } from '../../src/control/mock-control.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
-import { datasetFromData } from '../../src/data/fixtures.js'
+import { datasetFromData } from '../../src/data/dataset.js'
 import type { FixtureData } from '../../src/wire/schemas.js'
 import { SAMPLE_DATA, TOKEN } from './app.js'
 

@@ -13,7 +13,7 @@ import { buildApp } from '../../src/app/build-app.js'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
-import { datasetFromData } from '../../src/data/fixtures.js'
+import { datasetFromData } from '../../src/data/dataset.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 
 /** Fastify's log controller, writing request lines to this logger as the app sets it up. */

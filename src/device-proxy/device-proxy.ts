@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { API_PREFIX } from '../device-api/routes.js'
+import { API_PREFIX } from '../contract/paths.js'
 import type { CountingLine } from '../wire/schemas.js'
-import { checkListAnswer, checkRetrievedLine, type Violation } from './contract-check.js'
-import { DeviceClient, NoAnswerError, type DeviceAnswer } from './device-client.js'
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, describeTarget, parseTarget } from './device-target.js'
+import { checkListAnswer, checkRetrievedLine, type Violation } from '../device-client/contract-check.js'
+import { DeviceClient, NoAnswerError, type DeviceAnswer } from '../device-client/device-client.js'
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, describeTarget, parseTarget } from '../device-client/device-target.js'
 import { ProxyRecording } from './proxy-recording.js'
 
 /** Where the proxy forwards /nvr/v1 to, and what it keeps. */

@@ -1,4 +1,4 @@
-import { API_PREFIX } from '../device-api/routes.js'
+import { API_PREFIX } from '../contract/paths.js'
 
 /** How to reach a device, checked: its base URL, its token, and how long to wait. */
 export interface DeviceConnection {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { loadFixtures } from '../data/fixtures.js'
 import type { CountingLine, FixtureData } from '../wire/schemas.js'
-import { fixtureText, writeFileAtomically } from './fixture-file.js'
+import { fixtureText, writeFileAtomically } from '../device-client/fixture-file.js'
 
 /**
  * The lists and lines that passed through the proxy and kept the contract, kept to be written as a

@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, normalize, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+
+// The folders of src/ in the order imports may point: a file may import from its own layer or any layer
+// below it, never from one above. The entry points (cli.ts, index.ts, healthcheck.ts …) are the top.
+const LAYERS = [
+  ['.'],
+  ['cli'],
+  ['start', 'device-link'],
+  ['app'],
+  ['device-api', 'admin-api', 'openapi', 'device-proxy', 'msw'],
+  ['control', 'control/faults', 'data', 'config', 'logging', 'device-client'],
+  ['wire', 'contract'],
+  ['util']
+]
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url))
+const folderOf = (file: string): string => relative(SRC, dirname(file)) || '.'
+const layerOf = (file: string): number => LAYERS.findIndex(names => names.includes(folderOf(file)))
+
+function sourceFiles (folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap(entry =>
+    entry.isDirectory() ? sourceFiles(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [])
+}
+
+function importsOf (file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)]
+    .map(match => normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts'))))
+}
+
+/** Every cycle met in a depth-first walk of the graph, as 'a → b → a'. */
+function findCycles (graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const cycles: string[] = []
+  const state = new Map<string, 'visiting' | 'done'>()
+  const visit = (node: string, trail: string[]): void => {
+    if (state.get(node) === 'done') return
+    if (state.get(node) === 'visiting') {
+      cycles.push([...trail.slice(trail.indexOf(node)), node].join(' → '))
+      return
+    }
+    state.set(node, 'visiting')
+    for (const next of graph.get(node) ?? []) visit(next, [...trail, node])
+    state.set(node, 'done')
+  }
+  for (const node of graph.keys()) visit(node, [])
+  return cycles
+}
+
+const files = sourceFiles(SRC)
+const name = (file: string): string => relative(SRC, file)
+
+t.test('every folder of src/ has its place in the layers', async t => {
+  t.strictSame([...new Set(files.filter(file => layerOf(file) === -1).map(folderOf))], [])
+})
+
+t.test('imports point down the layers, never up', async t => {
+  const upward = files.flatMap(file => importsOf(file)
+    .filter(target => layerOf(target) < layerOf(file))
+    .map(target => `${name(file)} imports ${name(target)}`))
+  t.strictSame(upward, [])
+})
+
+t.test('no import cycles', async t => {
+  t.strictSame(findCycles(new Map(files.map(file => [name(file), importsOf(file).map(name)]))), [])
+})
+
+t.test('the cycle check finds a cycle', async t => {
+  t.strictSame(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), ['a → b → c → a'])
+})
