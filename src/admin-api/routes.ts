@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { invalidBody, ok, requireAdminToken, route } from './routing.js'
+import { invalidBody, ok, route } from './routing.js'
+import { adminArea, requireBearer } from '../wire/area-guard.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
-import { TokenPolicy } from '../wire/token-policy.js'
+import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
 import { apiErrors } from '../wire/errors.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
@@ -13,20 +14,20 @@ import { EVENT_STREAM_TYPE, JournalStream, type JournalStreamLimits } from './jo
 const DATA_BODY_LIMIT = 64 * 1024 * 1024
 
 export interface AdminApiOptions {
-  /** The bearer token every admin call needs. */
-  token: string
+  /** The admin token, the only one that opens every admin call. */
+  tokens: TokenPolicy
   control: MockControl
   /** Limits of GET /__admin/requests/stream; each one missing takes its default. */
   streamLimits?: Partial<JournalStreamLimits>
 }
 
 /** The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. */
-export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { token, control, streamLimits }) {
+export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, control, streamLimits }) {
   // A mistake in a body is a 400 naming each JSON path.
   app.setValidatorCompiler(compileWithTypeBox(invalidBody))
   // JSON only: a text body would otherwise reach validation as a string and read as "must be an object".
   app.removeContentTypeParser('text/plain')
-  app.addHook('onRequest', requireAdminToken(new TokenPolicy([token])))
+  app.addHook('onRequest', requireBearer(adminArea(tokens)))
 
   route(app, '/data', {
     GET: (_request, reply) => ok(reply, control.data()),

@@ -1,12 +1,12 @@
 import type { TSchema } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyReply, HTTPMethods, onRequestHookHandler } from 'fastify'
-import type { TokenPolicy } from '../wire/token-policy.js'
+import type { FastifyInstance, FastifyReply, HTTPMethods } from 'fastify'
 import { apiErrors, type ApiError } from '../wire/errors.js'
 import { JSON_CONTENT_TYPE, successEnvelope } from '../contract/envelope.js'
 import { READ_METHODS } from '../contract/paths.js'
 import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
+import { refuseOtherMethods } from '../wire/method-not-allowed.js'
 
-// The plumbing of the admin API: its routes, answers, body checks and token check.
+// The plumbing of the admin API: its routes, answers and body checks.
 
 const hidden = { hide: true }
 
@@ -28,16 +28,7 @@ export function route (app: FastifyInstance, url: string, handlers: Partial<Reco
       handler: handler as never
     })
   }
-  app.route({
-    method: app.supportedMethods.filter(method => !allow.includes(method)),
-    url,
-    schema: hidden,
-    onRequest: function refuseAdminMethod (request, _reply, done) {
-      done(apiErrors.methodNotAllowed(request.method, allow))
-    },
-    /* c8 ignore next: never runs, onRequest refuses every request of this route */
-    handler: function unreachable () {}
-  })
+  refuseOtherMethods(app, url, allow)
 }
 
 /** A success in the device's envelope. */
@@ -48,12 +39,4 @@ export function ok (reply: FastifyReply, content: unknown, status = 200): Fastif
 /** A 400 listing each problem of a body as 'path: problem'. */
 export function invalidBody (problems: ValueProblem[]): ApiError {
   return apiErrors.invalidBody(problems.map(formatValueProblem).join('; '))
-}
-
-/** The admin API's bearer check: the admin token, and nothing else, opens it. */
-export function requireAdminToken (policy: TokenPolicy): onRequestHookHandler {
-  return function requireAdminToken (request, _reply, done) {
-    const outcome = policy.judge(request.headers.authorization)
-    done(outcome === 'accepted' ? undefined : apiErrors.adminUnauthorized(outcome))
-  }
 }

@@ -5,7 +5,7 @@ import { adminApi } from '../admin-api/routes.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { registerDashboard } from '../admin-api/dashboard-page.js'
 import { healthErrorResponses } from '../openapi/response-schemas.js'
-import { guardAreas } from '../wire/area-guard.js'
+import { adminArea, deviceArea, guardAreas } from '../wire/area-guard.js'
 import { isUnder } from '../contract/paths.js'
 import { registerApiPage } from '../openapi/api-page.js'
 import { TokenPolicy } from '../wire/token-policy.js'
@@ -55,7 +55,8 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   if (adminToken !== undefined && tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
     throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
   }
-  const guardArea = guardAreas(tokens, adminToken === undefined ? undefined : new TokenPolicy([adminToken]))
+  const adminTokens = adminToken === undefined ? undefined : new TokenPolicy([adminToken])
+  const guardArea = guardAreas(adminTokens === undefined ? [deviceArea(tokens)] : [deviceArea(tokens), adminArea(adminTokens)])
   const limits = { ...DEFAULT_LIMITS, ...someLimits }
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const nextRequestId = countRequests()
@@ -145,7 +146,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
 
   if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl })
   else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: control.faultControl })
-  if (adminToken !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, token: adminToken, control })
+  if (adminTokens !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, control })
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.
   if (adminToken !== undefined) await registerDashboard(app)
   return app

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, onRequestHookHandler } from 'fastify'
 import { responsesOf } from '../openapi/response-schemas.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { DataStore } from '../data/data-store.js'
 import { apiErrors } from '../wire/errors.js'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
+import { deviceArea, requireBearer } from '../wire/area-guard.js'
+import { refuseOtherMethods } from '../wire/method-not-allowed.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import { formatValueProblem } from '../util/value-errors.js'
 import { LIST_OPERATION, OPERATIONS, RETRIEVE_OPERATION, type OperationRow } from '../contract/paths.js'
@@ -24,7 +25,8 @@ const checkParams = compileWithTypeBox(problems => new Error(problems.map(format
 /** The device API under /nvr/v1: bearer check first, then the two read operations. */
 export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens, faults }) {
   // onRequest runs before routing results are used, so an unauthenticated caller learns nothing.
-  app.addHook('onRequest', requireBearerToken(tokens, faults))
+  // A refusal waits for --latency too, as every answer of the device does.
+  app.addHook('onRequest', requireBearer(deviceArea(tokens), (log, answer) => faults.afterLatency(log, answer)))
   app.addHook('onRequest', faults.hook)
 
   app.get(LIST_OPERATION.path, routeOptions(LIST_OPERATION), function listCountingLines (request, reply) {
@@ -42,7 +44,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
     sendPrepared(reply, body)
   })
 
-  for (const row of OPERATIONS) refuseOtherMethods(app, row)
+  for (const row of OPERATIONS) refuseOtherMethods(app, row.path, row.methods)
 
   // Unknown paths under the prefix are routes of this plugin, so the bearer check runs for them too.
   for (const url of ['/', '/*']) {
@@ -66,25 +68,3 @@ function sendPrepared (reply: { type: (contentType: string) => { send: (body: ne
 }
 
 // A refusal waits for --latency like every answer here; an accepted request meets the fault hook next.
-function requireBearerToken (tokens: TokenPolicy, faults: FaultControl): onRequestHookHandler {
-  return function requireBearerToken (request, _reply, done) {
-    const outcome = tokens.judge(request.headers.authorization)
-    if (outcome === 'accepted') done()
-    else faults.afterLatency(request.log, () => done(apiErrors.unauthorized(outcome)))
-  }
-}
-
-// Fastify answers 404 to an unknown method on a known path; the contract wants 405 with Allow.
-function refuseOtherMethods (app: FastifyInstance, { path, methods }: OperationRow): void {
-  app.route({
-    method: app.supportedMethods.filter(method => !methods.includes(method)),
-    url: path,
-    schema: { hide: true },
-    // Refused in onRequest, before any request body is read or parsed.
-    onRequest: function refuseMethod (request, _reply, done) {
-      done(apiErrors.methodNotAllowed(request.method, methods))
-    },
-    /* c8 ignore next: never runs, onRequest refuses every request of this route */
-    handler: function unreachable () {}
-  })
-}

@@ -1,24 +1,55 @@
-import type { TokenPolicy } from './token-policy.js'
-import { apiErrors, type ApiError } from './errors.js'
+import type { FastifyBaseLogger, onRequestHookHandler } from 'fastify'
+import type { AuthOutcome } from '../contract/bearer.js'
 import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
+import { apiErrors, type ApiError } from './errors.js'
+import type { TokenPolicy } from './token-policy.js'
+
+/** An area behind a bearer token: where it is, the tokens that open it, and how it refuses the others. */
+export interface BearerArea {
+  prefix: string
+  tokens: TokenPolicy
+  refuse: (outcome: Exclude<AuthOutcome, 'accepted'>) => ApiError
+}
+
+/** The device API under /nvr/v1. */
+export function deviceArea (tokens: TokenPolicy): BearerArea {
+  return { prefix: API_PREFIX, tokens, refuse: apiErrors.unauthorized }
+}
+
+/** The admin API under /__admin, another protection space with its own token. */
+export function adminArea (tokens: TokenPolicy): BearerArea {
+  return { prefix: ADMIN_PREFIX, tokens, refuse: apiErrors.adminUnauthorized }
+}
+
+/** The area's refusal of these credentials, or undefined when they open it. */
+export function refusalIn ({ tokens, refuse }: BearerArea, authorization: string | undefined): ApiError | undefined {
+  const outcome = tokens.judge(authorization)
+  return outcome === 'accepted' ? undefined : refuse(outcome)
+}
+
+/** Lets a refusal wait before it is answered (the device API's --latency); at once when absent. */
+export type RefusalDelay = (log: FastifyBaseLogger, answer: () => void) => void
+
+/** The onRequest hook of an area's plugin: its bearer check, before anything else of the plugin runs. */
+export function requireBearer (area: BearerArea, delay?: RefusalDelay): onRequestHookHandler {
+  return function requireBearer (request, _reply, done) {
+    const refusal = refusalIn(area, request.headers.authorization)
+    if (refusal === undefined) done()
+    else if (delay === undefined) done(refusal)
+    else delay(request.log, () => done(refusal))
+  }
+}
 
 /** The refusal of a request's credentials by the area its URL belongs to, or undefined when it may go on. */
 export type AreaGuard = (url: string, authorization: string | undefined) => ApiError | undefined
 
 /**
- * The bearer checks of /nvr/v1 and, when it is on, the admin API, for answers given before a route's own
- * check has run (a malformed URL, a missing Host): auth still comes first there.
+ * The bearer checks of the areas, for answers given before a route's own check has run (a malformed URL,
+ * a missing Host): auth still comes first there.
  */
-export function guardAreas (tokens: TokenPolicy, adminTokens: TokenPolicy | undefined): AreaGuard {
+export function guardAreas (areas: readonly BearerArea[]): AreaGuard {
   return function guardArea (url, authorization) {
-    if (isUnder(url, API_PREFIX)) {
-      const outcome = tokens.judge(authorization)
-      return outcome === 'accepted' ? undefined : apiErrors.unauthorized(outcome)
-    }
-    if (adminTokens !== undefined && isUnder(url, ADMIN_PREFIX)) {
-      const outcome = adminTokens.judge(authorization)
-      return outcome === 'accepted' ? undefined : apiErrors.adminUnauthorized(outcome)
-    }
-    return undefined
+    const area = areas.find(candidate => isUnder(url, candidate.prefix))
+    return area === undefined ? undefined : refusalIn(area, authorization)
   }
 }
