@@ -8,8 +8,6 @@ import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault
 import type { FixtureError } from '../data/fixture-validation.js'
 import { FixtureDataSchema } from '../wire/schemas.js'
 
-/** Where the admin API lives: outside /nvr/v1, so it can never be mistaken for the device's API. */
-export const ADMIN_PREFIX = '/__admin'
 /** Replacement data may be large (generated data serializes to tens of megabytes). */
 const DATA_BODY_LIMIT = 64 * 1024 * 1024
 

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify'
-import { ADMIN_PREFIX } from '../admin-api/routes.js'
 import { isUnder } from '../wire/area-guard.js'
-import { API_PREFIX } from '../device-api/routes.js'
+import { ADMIN_PREFIX, API_PREFIX } from '../wire/prefixes.js'
 
 /** Requests the journal keeps by default; older ones are dropped first. */
 export const DEFAULT_JOURNAL_SIZE = 1000

@@ -9,7 +9,6 @@ import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import { formatValueProblem } from '../util/value-errors.js'
 import { CameraParamsSchema, CountingLineParamsSchema } from '../wire/schemas.js'
 
-export const API_PREFIX = '/nvr/v1'
 const LIST_PATH = '/cameras/:id/counting_lines'
 const LINE_PATH = '/cameras/:id/counting_lines/:line_id'
 const ALLOWED_METHODS = ['GET', 'HEAD'] as const

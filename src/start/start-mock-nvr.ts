@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { ADMIN_PREFIX } from '../admin-api/routes.js'
+import { ADMIN_PREFIX } from '../wire/prefixes.js'
 import { buildApp } from '../app/build-app.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { MockControl } from '../control/mock-control.js'

@@ -1,7 +1,6 @@
-import { ADMIN_PREFIX } from '../admin-api/routes.js'
 import type { TokenPolicy } from './token-policy.js'
 import { apiErrors, type ApiError } from './errors.js'
-import { API_PREFIX } from '../device-api/routes.js'
+import { ADMIN_PREFIX, API_PREFIX } from './prefixes.js'
 
 /** The refusal of a request's credentials by the area its URL belongs to, or undefined when it may go on. */
 export type AreaGuard = (url: string, authorization: string | undefined) => ApiError | undefined
