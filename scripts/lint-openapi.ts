@@ -1,5 +1,5 @@
 // Lints the OpenAPI document mock-nvr serves for its bundled fixtures with Spectral (spectral:oas, see
-// .spectral.yaml) and Redocly (recommended, see redocly.yaml). Fails on any error; the README says why the
+// .spectral.yaml) and Redocly (recommended, see redocly.yaml). Fails on any error; docs/browsers.md says why the
 // warnings left are accepted. Neither linter reaches the network: usage data and update checks are off.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'

@@ -1,11 +1,16 @@
-import type { FastifyRequest } from 'fastify'
 import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
 
 /** Requests the journal keeps by default; older ones are dropped first. */
 export const DEFAULT_JOURNAL_SIZE = 1000
 
 /** What the journal reads of a request: Fastify's, or the fast path's few fields. */
-export type RecordedRequest = Pick<FastifyRequest, 'method' | 'url' | 'params'> & { injectedFault?: string | null, contractViolations?: number | null }
+export interface RecordedRequest {
+  method: string
+  url: string
+  params: unknown
+  injectedFault?: string | null
+  contractViolations?: number | null
+}
 
 /** One request mock-nvr answered (or dropped), as the journal reports it. */
 export interface JournalEntry {

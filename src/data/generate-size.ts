@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox'
 export const MAX_GENERATED_CAMERAS = 10_000
 /** Most lines per camera --generate makes. */
 export const MAX_LINES_PER_CAMERA = 10_000
-// Every answer is serialized up front: a million lines take a few seconds and about 1 GB (see the README).
+// Every answer is serialized up front: a million lines take a few seconds and about 1 GB (see docs/fixtures.md).
 /** Most lines --generate makes in all. */
 export const MAX_GENERATED_LINES = 1_000_000
 

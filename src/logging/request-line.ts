@@ -1,5 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify'
-
 // What a request's log line holds, free of pino and node:, so the request recorder can run in a browser too.
 
 /** Writes the line of a completed request: the very line `info(fields, 'request completed')` writes. */
@@ -13,6 +11,6 @@ export function loggedMilliseconds (milliseconds: number): number {
 }
 
 // pino answers from the level it holds; a logger of another make that cannot say is asked to log anyway.
-export function isInfoEnabled (log: FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }): boolean {
+export function isInfoEnabled (log: object & { isLevelEnabled?: (level: string) => boolean }): boolean {
   return log.isLevelEnabled?.('info') ?? true
 }

@@ -1,6 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ADMIN_REALM, bearerChallenge, type AuthOutcome } from '../contract/bearer.js'
-import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { READ_METHODS_HEADER } from '../contract/paths.js'
 import { STATUS_TEXT } from '../contract/status-text.js'
 
@@ -96,24 +94,4 @@ export function toApiError (error: unknown): ApiError {
     return new ApiError(statusCode, `The request was refused: ${STATUS_TEXT[statusCode] ?? 'client error'}.`)
   }
   return apiErrors.internal()
-}
-
-export function sendApiError (reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply
-    .code(error.statusCode)
-    .headers(error.headers)
-    .type(JSON_CONTENT_TYPE)
-    .send(errorEnvelope(error.statusCode, error.message))
-}
-
-/** The one error handler: every failure leaves in the envelope; a 5xx keeps its detail in the log. */
-export function handleError (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const apiError = toApiError(error)
-  // An ApiError of 5xx is a fault injected on purpose, not a failure to log.
-  if (apiError.statusCode >= 500 && apiError !== error) request.log.error({ err: error }, 'request failed')
-  return sendApiError(reply, apiError)
-}
-
-export function handleNotFound (_request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendApiError(reply, apiErrors.routeNotFound())
 }

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { apiErrors, handleError, toApiError } from '../../src/wire/errors.js'
+import { apiErrors, toApiError } from '../../src/wire/errors.js'
+import { handleError } from '../../src/wire/error-handler.js'
 import { AUTH, build } from '../helpers/app.js'
 
 const envelope = (httpCode: number, message: string) => ({ result: { success: false, httpCode, message }, content: null })

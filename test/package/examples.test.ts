@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const testing = readFileSync(new URL('../../docs/testing.md', import.meta.url), 'utf8')
 const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url))
 
-t.test('the README shows each example test exactly as it is in examples/', async t => {
+t.test('docs/testing.md shows each example test exactly as it is in examples/', async t => {
   for (const name of ['tap.test.ts', 'node-test.test.ts', 'vitest/lines.test.ts', 'vitest/vitest.config.ts']) {
-    t.ok(readme.includes(readFileSync(example(name), 'utf8').trim()), `examples/${name} is in the README as is`)
+    t.ok(testing.includes(readFileSync(example(name), 'utf8').trim()), `examples/${name} is in docs/testing.md as is`)
   }
 })
 

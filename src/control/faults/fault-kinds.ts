@@ -1,7 +1,6 @@
 import { Type, type TOptional, type TSchema } from '@sinclair/typebox'
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { apiErrors } from '../../wire/errors.js'
-import type { RequestRecorder } from '../request-recorder.js'
+import type { RecordedRequest } from '../journal.js'
 
 /** What a fault answers with instead of the usual answer: one kind, with the fields that go with a status. */
 export interface Answer {
@@ -12,11 +11,25 @@ export interface Answer {
   malformed?: true
 }
 
+// The little of Fastify's request, reply and hook a fault touches, so these rows reach no server types.
+interface FaultRequest extends RecordedRequest {}
+interface FaultReply {
+  hijack: () => unknown
+  raw: { destroy: () => unknown }
+  elapsedTime: number
+  send: (payload?: unknown) => unknown
+}
+type Done = (error?: Error) => void
+/** Where a dropped request is recorded, since it never completes. */
+interface DropRecorder {
+  dropped: (request: RecordedRequest, durationMs: number) => void
+}
+
 interface FaultKind {
   /** The value of the kind's field in a fault spec. */
   schema: TSchema
   /** Ends the fault hook with this kind's answer. */
-  apply: (answer: Answer, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, recorder: RequestRecorder | undefined) => void
+  apply: (answer: Answer, request: FaultRequest, reply: FaultReply, done: Done, recorder: DropRecorder | undefined) => void
 }
 
 /**
@@ -55,7 +68,7 @@ export const FAULT_KIND_FIELDS = Object.fromEntries(FAULT_KIND_NAMES.map(name =>
   { [Name in FaultKindName]: TOptional<(typeof FAULT_KINDS)[Name]['schema']> }
 
 /** Ends the fault hook with the answer of the kind the fault asks for; with none, the request goes on as usual. */
-export function carryOut (answer: Answer | undefined, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, recorder: RequestRecorder | undefined): void {
+export function carryOut (answer: Answer | undefined, request: FaultRequest, reply: FaultReply, done: Done, recorder: DropRecorder | undefined): void {
   const kind = answer === undefined ? undefined : FAULT_KIND_NAMES.find(name => answer[name] !== undefined)
   if (kind === undefined) {
     done()
@@ -68,7 +81,7 @@ export function carryOut (answer: Answer | undefined, request: FastifyRequest, r
  * Closes the connection without a byte of answer, as a device that crashed or lost power would.
  * Fastify never completes such a request, so it is recorded here.
  */
-function dropConnection (request: FastifyRequest, reply: FastifyReply, recorder: RequestRecorder | undefined): void {
+function dropConnection (request: FaultRequest, reply: FaultReply, recorder: DropRecorder | undefined): void {
   reply.hijack()
   recorder?.dropped(request, reply.elapsedTime)
   // Destroying the response destroys its socket; inject() rejects with LIGHT_ECONNRESET likewise.
@@ -79,7 +92,7 @@ function dropConnection (request: FastifyRequest, reply: FastifyReply, recorder:
  * Lets the request be answered as usual, with its status and headers, but cuts the body in half:
  * a client's JSON parser then fails as it would on a connection cut mid-answer.
  */
-function malformBody (reply: FastifyReply): void {
+function malformBody (reply: FaultReply): void {
   const send = reply.send
   reply.send = function sendCutOff (payload?: unknown) {
     // An error goes to the error handler first, whose envelope comes back here as a string.

@@ -1,15 +1,27 @@
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { CLI_OPTIONS, envName } from '../../src/cli/args.js'
 import { printed, runCli } from '../helpers/cli-process.js'
 import { line } from '../helpers/app.js'
+import { DOC_PAGES, docSection, readDoc } from '../helpers/docs.js'
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const readme = readDoc('README.md')
+const commandLine = readDoc('docs/command-line.md')
+const fixtures = readDoc('docs/fixtures.md')
+// The command-line page has the table of most flags; the data and HTTPS flags are on their own pages.
+const reference = [commandLine, fixtures, readDoc('docs/https.md')].join('\n')
 
-t.test('the README documents every flag with its environment twin', async t => {
+t.test('the docs document every flag with its environment twin', async t => {
   for (const option of CLI_OPTIONS) {
-    t.match(readme, `\`--${option.flag}`, option.flag)
-    t.match(readme, `\`${envName(option)}\``, envName(option))
+    t.match(reference, `| \`--${option.flag}`, `${option.flag} has a row in a flag table`)
+    t.match(reference, `\`${envName(option)}\``, envName(option))
+  }
+})
+
+t.test('every page of docs/ is linked from the front page and from the index', async t => {
+  const index = readDoc('docs/README.md')
+  for (const page of DOC_PAGES.filter(path => path.startsWith('docs/') && path !== 'docs/README.md')) {
+    t.ok(readme.includes(`](${page})`), `README.md links ${page}`)
+    t.ok(index.includes(`](${page.slice('docs/'.length)})`), `docs/README.md links ${page}`)
   }
 })
 
@@ -19,9 +31,9 @@ t.test('the README shows the two set-up commands', async t => {
 })
 
 t.test('the fixture-errors example is what the CLI prints for such a folder', async t => {
-  const section = readme.slice(readme.indexOf('<!-- section: fixtures -->'), readme.indexOf('<!-- /section: fixtures -->'))
+  const section = docSection(fixtures, 'fixtures')
   const example = /```text\n\$ npx mock-nvr (.*)\n([^`]*)```/.exec(section)
-  if (example === null) throw new Error('the Fixtures section has no example')
+  if (example === null) throw new Error('the fixtures page has no example')
   const [, args, output] = example as unknown as [string, string, string]
   const lines = ['a', 'b', 'gate-1', 'c', 'd', 'e'].map(id => line({ id, camera_id: 'cam-yard' }))
   const site = lines.map((entry, index) => index === 3
@@ -40,8 +52,8 @@ t.test('the fixture-errors example is what the CLI prints for such a folder', as
 })
 
 t.test('the request log example has the fields, order and precision of a real request line', async t => {
-  const example = /```json\n {2}(\{"level":30.*"msg":"request completed"\})\n/.exec(readme)?.[1]
-  if (example === undefined) throw new Error('the README shows no request line')
+  const example = /```json\n {2}(\{"level":30.*"msg":"request completed"\})\n/.exec(commandLine)?.[1]
+  if (example === undefined) throw new Error('the command-line page shows no request line')
   const shown = JSON.parse(example) as Record<string, unknown>
   const run = runCli(['--port', '0', '--log-level', 'info'])
   t.teardown(() => run.child.kill())
