@@ -12,7 +12,7 @@ import { BUNDLED_FIXTURES } from '../data/fixtures.js'
 import type { JournalEntry } from '../control/journal.js'
 import { pickLimits } from '../config/limits.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
-import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
+import { resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
 import type { FixtureData } from '../wire/schemas.js'
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
@@ -122,10 +122,8 @@ export async function startMockNvr (input: MockNvrOptions = {}): Promise<MockNvr
 }
 
 function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
-  if (latency === undefined) return undefined
-  const range = toDelayRange(latency)
-  if (typeof range === 'string') throw new OptionsError(`option latency is invalid: ${range}`)
-  return range
+  // resolveOptions has refused a backwards range.
+  return latency === undefined ? undefined : toDelayRange(latency) as DelayRange
 }
 
 function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {

@@ -39,5 +39,5 @@ t.test('the bundled CLI prints its version, the OpenAPI document, and refuses a 
   t.equal(document.openapi, '3.1.0')
   const refused = runCli(['--port', 'eighty'], {}, bundle)
   t.equal(await refused.exit, 2)
-  t.match(refused.stderr(), "--port must be a whole number, not 'eighty'")
+  t.match(refused.stderr(), "mock-nvr: --port must be a whole number from 0 to 65535, not 'eighty'. Run mock-nvr --help for the flags.\n")
 })
