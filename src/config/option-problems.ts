@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net'
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import type { TSchema } from '@sinclair/typebox'
@@ -71,7 +72,11 @@ function describeSchemaError ({ type, schema }: ValueError): string {
 
 // What the schema cannot say: a range's order, a size's total, origins, and options that go (or never go) together.
 function combinationProblem (options: ResolvedOptions): OptionsProblem | undefined {
-  const { latency, generate, corsOrigins, tlsCert, tlsKey, tlsSelfSigned, adminToken, tokens } = options
+  const { host, latency, generate, corsOrigins, tlsCert, tlsKey, tlsSelfSigned, adminToken, tokens } = options
+  // A URL or host:port would only fail later, as a host name that cannot be found.
+  if (/[\s/@]/.test(host) || (host.includes(':') && !isIPv6(host))) {
+    return fieldProblem('host', '', 'must be a host name or an IP address alone, without scheme, port or path (like 127.0.0.1, 0.0.0.0 or ::)', host)
+  }
   const range = latency === undefined ? undefined : toDelayRange(latency)
   if (typeof range === 'string') return fieldProblem('latency', '', range)
   const oversize = generate === undefined ? undefined : describeOversize(generate)
