@@ -17,7 +17,7 @@ t.test('the README\'s flag table is the --help table: the same flags in the same
   const section = readme.slice(readme.indexOf('<!-- section: cli -->'), readme.indexOf('<!-- /section: cli -->'))
   const rows = [...section.matchAll(/^\| `(--[^`]+)` \| `([A-Z_]+)` \| ([^|]+) \|/gm)].map(([, flag, variable, defaultCell]) => ({
     flag: (flag as string).replaceAll('\\|', '|'),
-    variable,
+    variable: variable as string,
     default: (defaultCell as string).replaceAll('`', '').trim()
   }))
   const help = helpText('0.0.0')
