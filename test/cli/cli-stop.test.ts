@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { runCli } from '../helpers/cli-process.js'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CLI = join(ROOT, 'src', 'cli.ts')
 const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
 
