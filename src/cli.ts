@@ -35,7 +35,8 @@ async function main (): Promise<void> {
       command = parseCli(process.argv.slice(2), process.env)
     }
   } catch (error) {
-    return fail(EXIT_USAGE, `${(error as UsageError).message}\nRun 'mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help' for the options.`)
+    const message = (error as UsageError).message
+    return fail(EXIT_USAGE, `${message}${message.endsWith('?') ? '' : '.'} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`)
   }
   if (command.command === 'help' || command.command === 'version') {
     process.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util'
+import type { TInteger } from '@sinclair/typebox'
 import { parseDelay } from '../util/delay.js'
 import { parseGenerateSize } from '../data/generate-size.js'
-import { LOG_LEVELS, type ResolvedOptions } from '../config/options.js'
+import { findProblem, LIBRARY_DEFAULTS, LOG_LEVELS, OptionsSchema, type ResolvedOptions } from '../config/options.js'
 
 type OptionKind = 'integer' | 'string' | 'list' | 'switch' | 'size' | 'delay'
 
@@ -9,39 +10,49 @@ interface CliOption {
   flag: string
   key: keyof ResolvedOptions
   kind: OptionKind
-  /** What --help shows as the default; undefined means none. */
-  default?: string
+  /** The default in words, for an option whose default is not a value (none, any origin); the others show the code's own. */
+  defaultText?: string
   value?: string
   help: string
 }
 
 /** Every flag of the CLI; parsing, environment twins and --help all come from this table. */
 export const CLI_OPTIONS: readonly CliOption[] = [
-  { flag: 'port', key: 'port', kind: 'integer', default: '8080', value: 'PORT', help: 'TCP port to listen on; 0 picks a free port' },
-  { flag: 'host', key: 'host', kind: 'string', default: '127.0.0.1', value: 'HOST', help: 'interface to listen on; 0.0.0.0 for every interface' },
-  { flag: 'tls-cert', key: 'tlsCert', kind: 'string', value: 'FILE', help: 'serve HTTPS with this PEM certificate (its chain may follow); needs --tls-key' },
-  { flag: 'tls-key', key: 'tlsKey', kind: 'string', value: 'FILE', help: 'the PEM private key of --tls-cert' },
-  { flag: 'tls-self-signed', key: 'tlsSelfSigned', kind: 'switch', default: 'off', help: 'serve HTTPS with a certificate generated at start for localhost, 127.0.0.1 and the host' },
-  { flag: 'fixtures', key: 'fixtures', kind: 'string', default: 'the bundled fixtures/', value: 'PATH', help: 'a fixture .json file, or a folder of them' },
-  { flag: 'token', key: 'tokens', kind: 'list', value: 'TOKEN', help: 'accept only this bearer token (repeatable); without it any non-empty token is accepted' },
-  { flag: 'cors-origin', key: 'corsOrigins', kind: 'list', value: 'ORIGIN', help: 'let only this origin call from a browser (repeatable); without it any origin may' },
-  { flag: 'log-level', key: 'logLevel', kind: 'string', default: 'info', value: 'LEVEL', help: LOG_LEVELS.join(', ') },
-  { flag: 'pretty-logs', key: 'prettyLogs', kind: 'switch', default: 'on when stdout is a terminal', help: 'human-readable logs instead of JSON lines' },
-  { flag: 'seed', key: 'seed', kind: 'integer', default: '1', value: 'N', help: 'seed of every random choice (generated data, delay ranges), so a run can be repeated' },
-  { flag: 'max-header-size', key: 'maxHeaderSize', kind: 'integer', default: '65536', value: 'BYTES', help: 'largest request line plus headers; longer requests get 431' },
-  { flag: 'headers-timeout', key: 'headersTimeout', kind: 'integer', default: '10000', value: 'MS', help: 'time to send the request line and headers; then 408 and the connection closes (0: no limit)' },
-  { flag: 'request-timeout', key: 'requestTimeout', kind: 'integer', default: '30000', value: 'MS', help: 'time to send a whole request, body included; then 408 and the connection closes (0: no limit)' },
-  { flag: 'keep-alive-timeout', key: 'keepAliveTimeout', kind: 'integer', default: '72000', value: 'MS', help: 'how long an idle keep-alive connection stays open' },
-  { flag: 'max-connections', key: 'maxConnections', kind: 'integer', default: '1000', value: 'N', help: 'connections held at once; any more are closed unanswered (0: no cap)' },
-  { flag: 'watch', key: 'watch', kind: 'switch', default: 'off', help: 'reload the fixtures when they change; a bad edit is logged and the last good data kept' },
-  { flag: 'generate', key: 'generate', kind: 'size', value: 'CAMERASxLINES', help: 'serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see --seed)' },
-  { flag: 'latency', key: 'latency', kind: 'delay', value: 'MS|MIN-MAX', help: 'delay every API request: 200 for a fixed delay, 100-800 for a random one (see --seed)' },
-  { flag: 'allow-prefer', key: 'allowPrefer', kind: 'switch', default: 'off', help: "let a request ask for its own fault: 'Prefer: code=503', 'Prefer: delay=800'" },
-  { flag: 'admin-token', key: 'adminToken', kind: 'string', value: 'TOKEN', help: 'turn the admin API on under /__admin/, for callers with this bearer token' },
-  { flag: 'journal-size', key: 'journalSize', kind: 'integer', default: '1000', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' }
+  { flag: 'port', key: 'port', kind: 'integer', value: 'PORT', help: 'TCP port to listen on; 0 picks a free port' },
+  { flag: 'host', key: 'host', kind: 'string', value: 'HOST', help: 'interface to listen on; 0.0.0.0 for every interface' },
+  { flag: 'tls-cert', key: 'tlsCert', kind: 'string', defaultText: 'none', value: 'FILE', help: 'serve HTTPS with this PEM certificate (its chain may follow); needs --tls-key' },
+  { flag: 'tls-key', key: 'tlsKey', kind: 'string', defaultText: 'none', value: 'FILE', help: 'the PEM private key of --tls-cert' },
+  { flag: 'tls-self-signed', key: 'tlsSelfSigned', kind: 'switch', help: 'serve HTTPS with a certificate generated at start for localhost, 127.0.0.1 and the host' },
+  { flag: 'fixtures', key: 'fixtures', kind: 'string', defaultText: 'bundled fixtures/', value: 'PATH', help: 'a fixture .json file, or a folder of them' },
+  { flag: 'token', key: 'tokens', kind: 'list', defaultText: 'none', value: 'TOKEN', help: 'accept only this bearer token (repeatable); without it any non-empty token is accepted' },
+  { flag: 'cors-origin', key: 'corsOrigins', kind: 'list', defaultText: 'any origin', value: 'ORIGIN', help: "let only this origin call from a browser (repeatable): scheme://host[:port], or '*' for any" },
+  { flag: 'log-level', key: 'logLevel', kind: 'string', value: 'LEVEL', help: LOG_LEVELS.join(', ') },
+  { flag: 'pretty-logs', key: 'prettyLogs', kind: 'switch', defaultText: 'on when stdout is a terminal', help: 'human-readable logs instead of JSON lines' },
+  { flag: 'seed', key: 'seed', kind: 'integer', value: 'N', help: 'seed of every random choice (generated data, delay ranges), so a run can be repeated' },
+  { flag: 'max-header-size', key: 'maxHeaderSize', kind: 'integer', value: 'BYTES', help: 'largest request line plus headers; longer requests get 431' },
+  { flag: 'headers-timeout', key: 'headersTimeout', kind: 'integer', value: 'MS', help: 'time to send the request line and headers; then 408 and the connection closes (0: no limit)' },
+  { flag: 'request-timeout', key: 'requestTimeout', kind: 'integer', value: 'MS', help: 'time to send a whole request, body included; then 408 and the connection closes (0: no limit)' },
+  { flag: 'keep-alive-timeout', key: 'keepAliveTimeout', kind: 'integer', value: 'MS', help: 'how long an idle keep-alive connection stays open' },
+  { flag: 'max-connections', key: 'maxConnections', kind: 'integer', value: 'N', help: 'connections held at once; any more are closed unanswered (0: no cap)' },
+  { flag: 'watch', key: 'watch', kind: 'switch', help: 'reload the fixtures when they change; a bad edit is logged and the last good data kept' },
+  { flag: 'generate', key: 'generate', kind: 'size', defaultText: 'none', value: 'CAMERASxLINES', help: 'serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see --seed)' },
+  { flag: 'latency', key: 'latency', kind: 'delay', defaultText: 'none', value: 'MS|MIN-MAX', help: 'delay every API request: 200 for a fixed delay, 100-800 for a random one (see --seed)' },
+  { flag: 'allow-prefer', key: 'allowPrefer', kind: 'switch', help: "let a request ask for its own fault: 'Prefer: code=503', 'Prefer: delay=800'" },
+  { flag: 'admin-token', key: 'adminToken', kind: 'string', defaultText: 'none, admin API off', value: 'TOKEN', help: 'turn the admin API on under /__admin/, for callers with this bearer token' },
+  { flag: 'journal-size', key: 'journalSize', kind: 'integer', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' }
 ]
 
+/** The CLI's own defaults where they differ from the library's: a fixed port and info logs. */
 const CLI_DEFAULTS: Partial<ResolvedOptions> = { port: 8080, logLevel: 'info' }
+const DEFAULTS: ResolvedOptions = { ...LIBRARY_DEFAULTS, ...CLI_DEFAULTS }
+
+/** The default --help and the README show: the value the code uses, or its words for it. */
+export function shownDefault (option: CliOption): string {
+  if (option.defaultText !== undefined) return option.defaultText
+  const value = DEFAULTS[option.key]
+  if (typeof value === 'boolean') return value ? 'on' : 'off'
+  return String(value)
+}
 
 export type CliCommand =
   | { command: 'help' }
@@ -62,64 +73,99 @@ export function envName ({ flag, kind }: CliOption): string {
   return `MOCK_NVR_${flag.toUpperCase().replaceAll('-', '_')}${kind === 'list' ? 'S' : ''}`
 }
 
+const BY_FLAG = new Map(CLI_OPTIONS.map(option => [option.flag, option]))
+const BY_KEY = new Map<string, CliOption>(CLI_OPTIONS.map(option => [option.key, option]))
+const PARSE_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  ...Object.fromEntries(CLI_OPTIONS.map(option => [option.flag, {
+    type: option.kind === 'switch' ? 'boolean' : 'string',
+    multiple: option.kind === 'list'
+  }]))
+} as const
+const ALL_FLAGS = new Set(['-h', '--help', '-v', '--version', ...CLI_OPTIONS.map(option => `--${option.flag}`)])
+
+type Token = ReturnType<typeof parseArgs>['tokens'] extends (infer T)[] | undefined ? T : never
+type FlagValue = string | string[] | true
+
 /** argv and environment to options: a flag beats its twin, which beats the default. */
 export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliCommand {
-  let values: Record<string, string | boolean | string[] | undefined>
-  let positionals: string[]
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        ...Object.fromEntries(CLI_OPTIONS.map(option => [option.flag, {
-          type: option.kind === 'switch' ? 'boolean' as const : 'string' as const,
-          multiple: option.kind === 'list'
-        }]))
-      }
-    }))
-  } catch (error) {
-    // Node adds advice about positional arguments to unknown options; the first sentence is the point.
-    throw new UsageError((error as Error).message.split('. ')[0] as string)
-  }
-  if (values.help === true) return { command: 'help' }
-  if (values.version === true) return { command: 'version' }
+  // Not strict: Node's own messages for unknown or value-less flags are replaced by the ones below.
+  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options: PARSE_OPTIONS })
+  const given = (name: string) => tokens.some(token => token.kind === 'option' && token.name === name)
+  if (given('help')) return { command: 'help' }
+  if (given('version')) return { command: 'version' }
+  const flags = readFlags(tokens)
+  const positionals = tokens.flatMap(token => token.kind === 'positional' ? [token.value] : [])
   // The one sub-command, `openapi`, takes the same options: they decide the data its examples come from.
   const command = positionals[0] === 'openapi' ? 'openapi' : 'serve'
   const unexpected = positionals[command === 'openapi' ? 1 : 0]
   if (unexpected !== undefined) throw new UsageError(`unexpected argument '${unexpected}'`)
 
   const options: Record<string, unknown> = { ...CLI_DEFAULTS }
+  // Each option set, by key: the flag or variable it came from, which is what a message calls it.
+  const sources = new Map<string, string>()
   for (const option of CLI_OPTIONS) {
-    const fromFlag = values[option.flag] as string | string[] | boolean | undefined
-    const fromEnv = env[envName(option)]
+    const fromFlag = flags.get(option.flag)
+    const variable = envName(option)
+    const fromEnv = env[variable]
     if (fromFlag !== undefined) {
+      sources.set(option.key, `--${option.flag}`)
       options[option.key] = convert(option, fromFlag, `--${option.flag}`)
-    } else if (fromEnv !== undefined && fromEnv !== '') {
-      options[option.key] = convert(option, option.kind === 'list' ? fromEnv.split(',').map(item => item.trim()).filter(item => item !== '') : fromEnv, envName(option))
+    } else if (fromEnv !== undefined) {
+      sources.set(option.key, variable)
+      options[option.key] = convert(option, readVariable(option, variable, fromEnv), variable)
     }
   }
-  checkExclusive(options, values)
+  // The library's own checks, in the user's words: what they set by the name they used, anything else by its flag.
+  const problem = findProblem({ ...DEFAULTS, ...options })
+  if (problem !== undefined) throw new UsageError(problem.sentence(problem.keys.map(key => sources.get(key) ?? `--${(BY_KEY.get(key) as CliOption).flag}`), value => `'${String(value)}'`))
   return { command, options }
 }
 
-// Checked here too, not only by startMockNvr, so the message names the flag or variable the user set.
-function checkExclusive (options: Record<string, unknown>, values: Record<string, unknown>): void {
-  const setBy = (key: keyof ResolvedOptions) => {
-    const option = CLI_OPTIONS.find(candidate => candidate.key === key) as CliOption
-    return values[option.flag] === undefined ? envName(option) : `--${option.flag}`
+function readFlags (tokens: readonly Token[]): Map<string, FlagValue> {
+  const flags = new Map<string, FlagValue>()
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue
+    const option = BY_FLAG.get(token.name)
+    const flag = token.rawName
+    if (option === undefined) throw new UsageError(`unknown flag ${flag}`)
+    if (option.kind === 'switch') {
+      if (token.value !== undefined) throw new UsageError(`${flag} takes no value: give ${flag} to turn it on, leave it out for off`)
+      flags.set(option.flag, true)
+      continue
+    }
+    const value = token.value
+    if (value === undefined) throw new UsageError(`${flag} needs a value: ${flag} ${option.value as string}`)
+    // `--host --port 80` is a forgotten value, not a host named --port; `--port -1` is a value, and checked as one.
+    if (!token.inlineValue && ALL_FLAGS.has(value.split('=')[0] as string)) throw new UsageError(`${flag} needs a value, but ${value} follows it`)
+    if (value === '') throw new UsageError(`${flag} is empty: give it a value, or leave it out (default: ${shownDefault(option)})`)
+    if (option.kind !== 'list') {
+      flags.set(option.flag, value)
+      continue
+    }
+    // A comma is how the twin separates values; on a flag it is a list given the wrong way.
+    if (value.includes(',')) throw new UsageError(`${flag} takes one value, without commas: give ${flag} once for each`)
+    flags.set(option.flag, [...(flags.get(option.flag) as string[] | undefined ?? []), value])
   }
-  if (options.generate === undefined) return
-  if (options.fixtures !== undefined) throw new UsageError(`${setBy('generate')} cannot be combined with ${setBy('fixtures')}: generated data is served instead of fixtures`)
-  if (options.watch === true) throw new UsageError(`${setBy('watch')} cannot be combined with ${setBy('generate')}: only fixture files can be watched`)
+  return flags
 }
 
-function convert (option: CliOption, raw: string | string[] | boolean, source: string): unknown {
+// A variable that is set but empty is a secret or a value that did not resolve, not a wish for the default.
+function readVariable (option: CliOption, name: string, text: string): string | string[] {
+  const unset = `give it a value, or unset it (default: ${shownDefault(option)})`
+  if (text === '') throw new UsageError(`${name} is set but empty: ${unset}`)
+  if (option.kind !== 'list') return text
+  const items = text.split(',').map(item => item.trim())
+  if (items.every(item => item === '')) throw new UsageError(`${name} holds only commas and spaces: ${unset}`)
+  const empty = items.indexOf('')
+  if (empty !== -1) throw new UsageError(`${name} has an empty entry (entry ${empty + 1} of ${items.length}): separate values with single commas`)
+  return items
+}
+
+function convert (option: CliOption, raw: FlagValue, source: string): unknown {
   switch (option.kind) {
-    case 'list': return raw
-    case 'switch': return typeof raw === 'boolean' ? raw : parseSwitch(raw as string, source)
+    case 'switch': return raw === true ? raw : parseSwitch(raw as string, source)
     case 'size': {
       const size = parseGenerateSize(raw as string)
       if (typeof size === 'string') throw new UsageError(`${source} ${size}`)
@@ -132,8 +178,10 @@ function convert (option: CliOption, raw: string | string[] | boolean, source: s
     }
     case 'integer': {
       const text = raw as string
-      if (!/^\d+$/.test(text)) throw new UsageError(`${source} must be a whole number, not '${text}'`)
-      return Number(text)
+      // Out-of-range numbers are left to the options' check; beyond 15 digits a number is no longer exact.
+      if (/^-?\d{1,15}$/.test(text)) return Number(text)
+      const { minimum, maximum } = OptionsSchema.properties[option.key] as TInteger
+      throw new UsageError(`${source} must be a whole number from ${String(minimum)} to ${String(maximum)}, not '${text}'`)
     }
     default: return raw
   }
@@ -149,8 +197,7 @@ function parseSwitch (text: string, source: string): boolean {
 export function helpText (version: string): string {
   const rows = CLI_OPTIONS.map(option => {
     const name = `--${option.flag}${option.value === undefined ? '' : ` ${option.value}`}`
-    const suffix = option.default === undefined ? '' : ` (default: ${option.default})`
-    return `  ${name.padEnd(26)}${option.help}${suffix}\n  ${''.padEnd(26)}env: ${envName(option)}`
+    return `  ${name.padEnd(26)}${option.help} (default: ${shownDefault(option)})\n  ${''.padEnd(26)}env: ${envName(option)}`
   })
   return [
     `mock-nvr ${version}: a stand-in NVR serving the Counting Lines Read API from fixtures`,

@@ -1,13 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { ValueErrorType } from '@sinclair/typebox/errors'
 import type { FastifyBaseLogger } from 'fastify'
 import { DelaySchema } from '../util/delay.js'
 import { GenerateSizeSchema } from '../data/generate-size.js'
 import { DEFAULT_JOURNAL_SIZE } from '../control/journal.js'
 import { DEFAULT_LIMITS } from './limits.js'
+import { findOptionsProblem, type OptionsProblem } from './option-problems.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+/** The default of maxHeaderSize, in bytes. */
+export const DEFAULT_MAX_HEADER_SIZE = 65536
 
 export const OptionsSchema = Type.Object({
   /** TCP port to listen on; 0 picks a free one. */
@@ -24,10 +27,10 @@ export const OptionsSchema = Type.Object({
   fixtures: Type.Optional(Type.String({ minLength: 1 })),
   /** Accepted bearer tokens; when empty, any non-empty token is accepted. */
   tokens: Type.Array(Type.String({ minLength: 1, pattern: '^\\S+$' })),
-  /** Origins a browser may call from; when empty, any origin. */
+  /** Origins a browser may call from (scheme://host[:port]); when empty, or only '*', any origin. */
   corsOrigins: Type.Array(Type.String({ minLength: 1 })),
   /** pino level, or silent. */
-  logLevel: Type.Union(LOG_LEVELS.map(level => Type.Literal(level))),
+  logLevel: Type.Union(LOG_LEVELS.map(level => Type.Literal(level)), { description: `one of ${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1) as string}` }),
   /** Human-readable logs instead of JSON lines. */
   prettyLogs: Type.Boolean(),
   /** Seed of every random choice (generated data, delay ranges), so a run can be repeated. */
@@ -41,7 +44,7 @@ export const OptionsSchema = Type.Object({
   /** Milliseconds an idle keep-alive connection stays open. */
   keepAliveTimeout: Type.Integer({ minimum: 1, maximum: 3600000 }),
   /** Connections held at once; any more are closed unanswered. 0 for no cap. */
-  maxConnections: Type.Integer({ minimum: 0 }),
+  maxConnections: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
   /** Reload the fixtures when they change on disk; a bad edit is logged and the last good data kept. */
   watch: Type.Boolean(),
   /** Serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see seed). */
@@ -75,40 +78,39 @@ export const LIBRARY_DEFAULTS: ResolvedOptions = {
   logLevel: 'silent',
   prettyLogs: false,
   seed: 1,
-  maxHeaderSize: 65536,
+  maxHeaderSize: DEFAULT_MAX_HEADER_SIZE,
   ...DEFAULT_LIMITS,
   watch: false,
   allowPrefer: false,
   journalSize: DEFAULT_JOURNAL_SIZE
 }
 
+/** Options that cannot be used; the message names each option by its key, as the caller passed it. */
 export class OptionsError extends Error {
-  constructor (message: string) {
-    super(message)
+  constructor (messageOrProblem: string | OptionsProblem) {
+    super(typeof messageOrProblem === 'string' ? messageOrProblem : describeForLibrary(messageOrProblem))
     this.name = 'OptionsError'
   }
 }
 
 const checkOptions = TypeCompiler.Compile(OptionsSchema)
 
+/** The first problem of options already filled in with defaults, or undefined. */
+export function findProblem (options: Record<string, unknown>): OptionsProblem | undefined {
+  return findOptionsProblem(checkOptions, options)
+}
+
 /** Fills in defaults and checks the result; a bad value throws OptionsError naming the option. */
 export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<MockNvrOptions, 'data' | 'logger'> {
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
   const { data, logger, ...options } = { ...LIBRARY_DEFAULTS, ...defined } as MockNvrOptions & ResolvedOptions
-  const error = checkOptions.Errors(options).First()
-  if (error !== undefined) {
-    const name = error.path.split('/')[1] as string
-    if (!(name in OptionsSchema.properties)) throw new OptionsError(`option ${name} is not known`)
-    // A token, even a malformed one, is never echoed.
-    const value = SECRET_OPTIONS.has(name) ? '' : ` ${describeValue(error.value)}`
-    const problem = error.type === ValueErrorType.Union && typeof error.schema.description === 'string' ? `expected ${error.schema.description}` : error.message.toLowerCase()
-    throw new OptionsError(`option ${name}${value} is invalid: ${problem}`)
-  }
+  const problem = findProblem(options)
+  if (problem !== undefined) throw new OptionsError(problem)
   return { ...options, data, logger }
 }
 
-const SECRET_OPTIONS = new Set(['tokens', 'adminToken'])
-
-function describeValue (value: unknown): string {
-  return `(${String(JSON.stringify(value))})`
+// "option port", "option generate.cameras", "option corsOrigins[1]".
+function describeForLibrary ({ keys, path, sentence }: OptionsProblem): string {
+  const where = path.split('/').slice(1).map(part => /^\d+$/.test(part) ? `[${part}]` : `.${part}`).join('')
+  return sentence(keys.map((key, index) => `option ${key}${index === 0 ? where : ''}`), value => JSON.stringify(value))
 }

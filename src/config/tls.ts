@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { isIP } from 'node:net'
 import { hostname } from 'node:os'
 import { describeFsError } from '../data/fixtures.js'
-import { OptionsError, type ResolvedOptions } from './options.js'
+import type { ResolvedOptions } from './options.js'
 
 /** The PEM text that Fastify's `https` option takes. */
 export interface TlsCredentials {
@@ -31,12 +31,8 @@ export type TlsOptions = Pick<ResolvedOptions, 'host' | 'tlsCert' | 'tlsKey' | '
 
 /** The certificate and key to serve HTTPS with, or undefined for plain HTTP. */
 export async function loadTls ({ host, tlsCert, tlsKey, tlsSelfSigned }: TlsOptions): Promise<ServedTls | undefined> {
-  const userFiles = tlsCert !== undefined || tlsKey !== undefined
-  if (userFiles && tlsSelfSigned) {
-    throw new OptionsError('tlsSelfSigned (--tls-self-signed) cannot be combined with tlsCert/tlsKey (--tls-cert/--tls-key): choose one')
-  }
+  // resolveOptions has made sure the certificate and key come together, and never with tlsSelfSigned.
   if (tlsCert !== undefined && tlsKey !== undefined) return readUserCredentials(tlsCert, tlsKey)
-  if (userFiles) throw new OptionsError('tlsCert (--tls-cert) and tlsKey (--tls-key) go together: give both or neither')
   if (tlsSelfSigned) return generateSelfSigned(host)
   return undefined
 }

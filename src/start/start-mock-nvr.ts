@@ -131,10 +131,8 @@ function logProxy (app: FastifyInstance, proxy: DeviceProxy, { insecure, record 
 }
 
 function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
-  if (latency === undefined) return undefined
-  const range = toDelayRange(latency)
-  if (typeof range === 'string') throw new OptionsError(`option latency is invalid: ${range}`)
-  return range
+  // resolveOptions has refused a backwards range.
+  return latency === undefined ? undefined : toDelayRange(latency) as DelayRange
 }
 
 function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {

@@ -2,7 +2,7 @@ import type { CameraLines } from '../data/dataset.js'
 import { loadFixtures } from '../data/fixtures.js'
 import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { generateCameras } from '../data/generate.js'
-import { describeOversize, type GenerateSize } from '../data/generate-size.js'
+import type { GenerateSize } from '../data/generate-size.js'
 import { OptionsError, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
 
 /** The data to serve at start-up, where it came from, and anything a user must know to ask for it. */
@@ -15,17 +15,13 @@ export interface StartupData {
   note?: string
 }
 
-/** Loads fixtures, in-memory data or generated data; only one of them, and watch only with fixtures. */
+/** Loads fixtures, in-memory data or generated data; resolveOptions has checked generate against fixtures and watch. */
 export async function loadStartupData (options: ResolvedOptions & Pick<MockNvrOptions, 'data'>, fixtures: string): Promise<StartupData> {
   const { generate, data, watch } = options
-  if (generate !== undefined && options.fixtures !== undefined) throw exclusive('generate', 'fixtures', 'generated data is served instead of fixture files')
   if (generate !== undefined && data !== undefined) throw exclusive('generate', 'data', 'generated data is served instead of the data given')
-  if (watch && generate !== undefined) throw exclusive('watch', 'generate', 'only fixture files can be watched')
   if (watch && data !== undefined) throw exclusive('watch', 'data', 'only fixture files can be watched')
 
   if (generate !== undefined) {
-    const oversize = describeOversize(generate)
-    if (oversize !== undefined) throw new OptionsError(`option generate is invalid: ${oversize}`)
     return {
       data: generateCameras({ ...generate, seed: options.seed }),
       source: 'generated data',
@@ -49,5 +45,5 @@ function range (noun: 'camera' | 'line', count: number): string {
 }
 
 function exclusive (option: string, other: string, reason: string): OptionsError {
-  return new OptionsError(`option ${option} cannot be combined with ${other}: ${reason}`)
+  return new OptionsError(`option ${option} cannot be combined with option ${other}: ${reason}`)
 }

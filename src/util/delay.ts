@@ -20,10 +20,10 @@ export interface DelayRange {
   max: number
 }
 
-/** The range of a delay, or why it is not one (a range must go from low to high). */
+/** The range of a delay, or why it is not one (a range goes from low to high), to follow the name of what holds it. */
 export function toDelayRange (delay: Delay): DelayRange | string {
   if (typeof delay === 'number') return { min: delay, max: delay }
-  if (delay.min > delay.max) return `the range must go from low to high, not from ${delay.min} to ${delay.max}`
+  if (delay.min > delay.max) return `must go from low to high, not from ${delay.min} to ${delay.max}`
   return delay
 }
 

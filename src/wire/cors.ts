@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { READ_METHODS_HEADER } from '../contract/paths.js'
+import { ANY_ORIGIN } from './origin.js'
 
 // Without these, a browser app cannot read why it was refused or when to retry.
 const EXPOSED_HEADERS = 'WWW-Authenticate, Allow, Retry-After'
@@ -9,21 +10,21 @@ const ANY_ORIGIN_HEADERS = ['vary', 'Origin', 'access-control-allow-origin', '*'
 const REFUSED_ORIGIN_HEADERS = ['vary', 'Origin', 'access-control-expose-headers', EXPOSED_HEADERS]
 
 /**
- * Who may call the API from a browser: any origin when the list is empty. Every answer carries the
+ * Who may call the API from a browser: any origin when the list is empty or only '*'. Every answer carries the
  * same CORS headers, so a browser app can read errors too; a preflight is answered before the bearer check.
  */
 export class CorsPolicy {
-  readonly origins: readonly string[]
   readonly #allowed: ReadonlySet<string>
+  readonly #anyOrigin: boolean
 
   constructor (origins: readonly string[] = []) {
-    this.origins = origins
     this.#allowed = new Set(origins)
+    this.#anyOrigin = origins.length === 0 || this.#allowed.has(ANY_ORIGIN)
   }
 
   /** The CORS headers of every answer, as name, value, name, value…, for a request from this origin. */
   headersFor (origin: string | undefined): readonly string[] {
-    if (this.origins.length === 0) return ANY_ORIGIN_HEADERS
+    if (this.#anyOrigin) return ANY_ORIGIN_HEADERS
     if (origin === undefined || !this.#allowed.has(origin)) return REFUSED_ORIGIN_HEADERS
     return ['vary', 'Origin', 'access-control-allow-origin', origin, 'access-control-expose-headers', EXPOSED_HEADERS]
   }

@@ -66,7 +66,7 @@ t.test('a bad fault body is a 400 in the envelope saying what is wrong and where
   const cases: Array<[string, number, string]> = [
     ['{"status": 700, "times": "2"}', 400, 'The request body is invalid: /status: must be at most 599; /times: must be an integer.'],
     ['{"status": 503, "drop": true}', 400, 'The request body is invalid: /drop: cannot be combined with status: a request gets one answer.'],
-    ['{"delay": {"min": 900, "max": 100}}', 400, 'The request body is invalid: /delay: the range must go from low to high, not from 900 to 100.'],
+    ['{"delay": {"min": 900, "max": 100}}', 400, 'The request body is invalid: /delay: must go from low to high, not from 900 to 100.'],
     ['{"route": "list"}', 400, 'The request body is invalid: needs status, drop, malformed or delay: what should happen to the requests.'],
     ['{"status": 5', 400, 'The request body is not valid JSON.'],
     ['', 400, 'The request body is empty, but its Content-Type says JSON.']

@@ -41,7 +41,7 @@ t.test('the bundled CLI prints its version, the OpenAPI document, and refuses a 
   t.match((await run(process.execPath, [bundle, 'record', '--help'])).stdout, 'Usage: mock-nvr record --target URL')
   const refused = runCli(['--port', 'eighty'], {}, bundle)
   t.equal(await refused.exit, 2)
-  t.match(refused.stderr(), "--port must be a whole number, not 'eighty'")
+  t.match(refused.stderr(), "mock-nvr: --port must be a whole number from 0 to 65535, not 'eighty'. Run mock-nvr --help for the flags.\n")
 })
 
 t.test('the bundled CLI serves the dashboard from the package folder when the admin API is on', async t => {

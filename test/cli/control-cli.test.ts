@@ -62,22 +62,22 @@ t.test('--latency, --allow-prefer, --admin-token and --journal-size are read fro
 
 t.test('a bad --latency is a usage error naming the flag or variable, exit code 2', async t => {
   t.throws(() => parseCli(['--latency', 'fast'], {}), new UsageError("--latency must be milliseconds like 200, or a range like 100-800, not 'fast'"))
-  t.throws(() => parseCli([], { MOCK_NVR_LATENCY: '800-100' }), new UsageError('MOCK_NVR_LATENCY the range must go from low to high, not from 800 to 100'))
+  t.throws(() => parseCli([], { MOCK_NVR_LATENCY: '800-100' }), new UsageError('MOCK_NVR_LATENCY must go from low to high, not from 800 to 100'))
   t.throws(() => parseCli(['--latency', '400000'], {}), new UsageError("--latency must be at most 300000 milliseconds, not '400000'"))
   t.throws(() => parseCli(['--latency', '-5'], {}), { name: 'UsageError' })
   const run = runCli(['--latency', '100-'])
   t.equal(await run.exit, 2)
-  t.equal(run.stderr(), "mock-nvr: --latency must be milliseconds like 200, or a range like 100-800, not '100-'\nRun 'mock-nvr --help' for the options.\n")
+  t.equal(run.stderr(), "mock-nvr: --latency must be milliseconds like 200, or a range like 100-800, not '100-'. Run mock-nvr --help for the flags.\n")
   const badSize = runCli(['--journal-size', 'many'])
   t.equal(await badSize.exit, 2)
 })
 
 t.test('startMockNvr checks latency like the CLI does', async t => {
-  await t.rejects(startMockNvr({ latency: { min: 9, max: 1 } }), { name: 'OptionsError', message: 'option latency is invalid: the range must go from low to high, not from 9 to 1' })
+  await t.rejects(startMockNvr({ latency: { min: 9, max: 1 } }), { name: 'OptionsError', message: 'option latency must go from low to high, not from 9 to 1' })
   await t.rejects(startMockNvr({ latency: 'slow' as never }), {
-    name: 'OptionsError', message: 'option latency ("slow") is invalid: expected milliseconds from 0 to 300000, or { "min": …, "max": … } for a random delay in that range'
+    name: 'OptionsError', message: 'option latency must be milliseconds from 0 to 300000, or { "min": …, "max": … } for a random delay in that range, not "slow"'
   })
-  await t.rejects(startMockNvr({ journalSize: -1 }), { name: 'OptionsError', message: /^option journalSize \(-1\) is invalid/ })
+  await t.rejects(startMockNvr({ journalSize: -1 }), { name: 'OptionsError', message: 'option journalSize must be a whole number from 0 to 1000000, not -1' })
   const nvr = await startMockNvr({ latency: 0 })
   t.teardown(() => nvr.close())
 })

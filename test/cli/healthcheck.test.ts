@@ -54,7 +54,7 @@ t.test('the healthcheck exits 0 for a healthy mock and 1 otherwise, saying why',
   t.equal(await runHealthcheck({ MOCK_NVR_PORT: 'eighty' }, stderr), 1)
   t.strictSame(written, [
     `mock-nvr healthcheck: http://127.0.0.1:${port}/healthz did not answer 200\n`,
-    'mock-nvr healthcheck: MOCK_NVR_PORT must be a whole number, not \'eighty\'\n'
+    'mock-nvr healthcheck: MOCK_NVR_PORT must be a whole number from 0 to 65535, not \'eighty\'\n'
   ])
 })
 

@@ -71,7 +71,7 @@ t.test('a bad code or delay in Prefer is a 400 saying what is wrong', async t =>
     ['code=302', "the Prefer header's code must be 200 or a status from 400 to 599, not '302'"],
     ['code=6000', "the Prefer header's code must be 200 or a status from 400 to 599, not '6000'"],
     ['delay=soon', "the Prefer header's delay must be milliseconds like 200, or a range like 100-800, not 'soon'"],
-    ['delay=900-100', "the Prefer header's delay the range must go from low to high, not from 900 to 100"],
+    ['delay=900-100', "the Prefer header's delay must go from low to high, not from 900 to 100"],
     ['code=503, delay=999999', "the Prefer header's delay must be at most 300000 milliseconds, not '999999'"]
   ]
   for (const [prefer, problem] of cases) {

@@ -37,9 +37,9 @@ t.test('with watch on, the very next request after a good edit sees it, and a ba
 })
 
 t.test('watch needs fixture files to watch', async t => {
-  await t.rejects(startMockNvr({ watch: true, data: {} }), new OptionsError('option watch cannot be combined with data: only fixture files can be watched'))
-  await t.rejects(startMockNvr({ watch: true, generate: { cameras: 1, linesPerCamera: 1 } }), new OptionsError('option watch cannot be combined with generate: only fixture files can be watched'))
-  await t.rejects(startMockNvr({ watch: 'yes' as unknown as boolean }), { name: 'OptionsError', message: /^option watch \("yes"\) is invalid/ })
+  await t.rejects(startMockNvr({ watch: true, data: {} }), new OptionsError('option watch cannot be combined with option data: only fixture files can be watched'))
+  await t.rejects(startMockNvr({ watch: true, generate: { cameras: 1, linesPerCamera: 1 } }), new OptionsError('option watch cannot be combined with option generate: only fixture files can be watched'))
+  await t.rejects(startMockNvr({ watch: 'yes' as unknown as boolean }), { name: 'OptionsError', message: 'option watch must be true or false, not "yes"' })
 })
 
 t.test('with watch on, an edit is served even over use(), and reset returns to what the files now hold', async t => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { CLI_OPTIONS, envName } from '../../src/cli/args.js'
+import { CLI_OPTIONS, envName, helpText, shownDefault } from '../../src/cli/args.js'
 import { printed, runCli } from '../helpers/cli-process.js'
 import { line } from '../helpers/app.js'
 import { DOC_PAGES, docSection, readDoc } from '../helpers/docs.js'
@@ -22,6 +22,37 @@ t.test('every page of docs/ is linked from the front page and from the index', a
   for (const page of DOC_PAGES.filter(path => path.startsWith('docs/') && path !== 'docs/README.md')) {
     t.ok(readme.includes(`](${page})`), `README.md links ${page}`)
     t.ok(index.includes(`](${page.slice('docs/'.length)})`), `docs/README.md links ${page}`)
+  }
+})
+
+t.test('the command line\'s flag table is the --help table: the same flags in the same order, twins and defaults', async t => {
+  const section = docSection(commandLine, 'cli')
+  const rows = [...section.matchAll(/^\| `(--[^`]+)` \| `([A-Z_]+)` \| ([^|]+) \|/gm)].map(([, flag, variable, defaultCell]) => ({
+    flag: (flag as string).replaceAll('\\|', '|'),
+    variable: variable as string,
+    default: (defaultCell as string).replaceAll('`', '').trim()
+  }))
+  const help = helpText('0.0.0')
+  t.strictSame(rows, CLI_OPTIONS.map(option => ({
+    flag: `--${option.flag}${option.value === undefined ? '' : ` ${option.value}`}`,
+    variable: envName(option),
+    default: shownDefault(option)
+  })))
+  for (const row of rows) {
+    t.match(help, `  ${row.flag} `, row.flag)
+    t.match(help, `(default: ${row.default})\n${' '.repeat(28)}env: ${row.variable}\n`, row.variable)
+  }
+})
+
+t.test('the usage-error examples are what the CLI prints', async t => {
+  const section = docSection(commandLine, 'cli')
+  const examples = [...section.matchAll(/^ *\$ ((?:[A-Z_]+=\S* )*)npx mock-nvr ?(.*)\n *(mock-nvr: .*)$/gm)]
+  t.ok(examples.length >= 2, 'the section shows usage errors')
+  for (const [, assignments, args, output] of examples) {
+    const env = Object.fromEntries((assignments as string).trim().split(' ').filter(Boolean).map(pair => pair.split('=') as [string, string]))
+    const run = runCli((args as string).split(' ').filter(Boolean), env)
+    t.equal(await run.exit, 2)
+    t.equal(run.stderr(), `${output as string}\n`)
   }
 })
 

@@ -69,6 +69,14 @@ t.test('restricted origins: only listed ones get Access-Control-Allow-Origin', a
   t.equal(refusedPreflight.headers['access-control-allow-origin'], undefined)
 })
 
+t.test("'*' as the only origin allows any origin, as no list does", async t => {
+  const app = await build(t, { corsOrigins: ['*'] })
+  const response = await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines', headers: preflight })
+  t.equal(response.headers['access-control-allow-origin'], '*')
+  const answer = await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers: { ...AUTH, origin: 'http://any.localhost' } })
+  t.equal(answer.headers['access-control-allow-origin'], '*')
+})
+
 t.test('restricted origins: a listed origin\'s preflight is allowed and cached for 10 minutes', async t => {
   const app = await build(t, { corsOrigins: ['http://other.localhost', ORIGIN] })
   const response = await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines/line-1', headers: preflight })
