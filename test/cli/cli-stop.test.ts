@@ -5,7 +5,7 @@ import { connect } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { runCli } from '../helpers/cli-process.js'
+import { printed, runCli } from '../helpers/cli-process.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CLI = join(ROOT, 'src', 'cli.ts')
@@ -83,10 +83,11 @@ t.test('the bin stops on SIGTERM as the process the user started', async t => {
 })
 
 t.test('a second signal while closing exits 1 at once', async t => {
-  const run = runCli(['--port', '0', '--log-level', 'silent', '--latency', '5000'])
+  const run = runCli(['--port', '0', '--log-level', 'debug', '--latency', '5000'])
   const url = await run.ready
-  // A slow request in flight holds the close open.
+  // A slow request in flight holds the close open: signalled once the server has it and is waiting.
   const slow = fetch(`${url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: { authorization: 'Bearer x' } }).catch(() => undefined)
+  await printed(run, 'answer delayed')
   run.child.kill('SIGTERM')
   run.child.kill('SIGINT')
   t.equal(await run.exit, 1)
