@@ -36,7 +36,7 @@ export async function runDeviceCommand (command: DeviceCommandName, argv: readon
     }
     options = await linkOptions(args, io.signal)
   } catch (error) {
-    io.stderr.write(`mock-nvr: ${(error as Error).message}\nRun 'mock-nvr ${command} --help' for the options.\n`)
+    io.stderr.write(`mock-nvr: ${(error as Error).message}. Run mock-nvr ${command} --help for the flags.\n`)
     return EXIT_USAGE
   }
   if (args.insecure) io.stderr.write('mock-nvr: warning: --insecure: the device\'s certificate is not checked, so anyone between here and the device could read the token\n')

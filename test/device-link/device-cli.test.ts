@@ -41,7 +41,7 @@ t.test('usage errors name the flag and exit 2', async t => {
     const { code, stdout, stderr } = await run(argv)
     t.equal(code, 2, argv.join(' '))
     t.equal(stdout, '')
-    t.equal(stderr, `mock-nvr: ${message}\nRun 'mock-nvr ${argv[0] as string} --help' for the options.\n`)
+    t.equal(stderr, `mock-nvr: ${message}. Run mock-nvr ${argv[0] as string} --help for the flags.\n`)
   }
   const ca = join(folder, 'ca.pem')
   await writeFile(ca, 'PEM')

@@ -41,7 +41,7 @@ t.test('mock-nvr proxy: --help and usage errors', async t => {
   t.match(help.stdout(), 'Usage: mock-nvr proxy --target URL')
   const missing = runCli(['proxy', '--port', '0'])
   t.equal(await missing.exit, 2)
-  t.equal(missing.stderr(), "mock-nvr: --target URL is required: the device to forward /nvr/v1 to\nRun 'mock-nvr proxy --help' for the options.\n")
+  t.equal(missing.stderr(), 'mock-nvr: --target URL is required: the device to forward /nvr/v1 to. Run mock-nvr proxy --help for the flags.\n')
   const badTarget = runCli(['proxy', '--target', 'nvr.local'])
   t.equal(await badTarget.exit, 2)
   t.equal(badTarget.stderr(), 'mock-nvr: option proxy.target is invalid: the target must be a URL like https://nvr.local:8443\n')
