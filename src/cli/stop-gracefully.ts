@@ -8,6 +8,10 @@ export interface GracefulStop {
   graceMs: number
   log: FastifyBaseLogger
   close: () => Promise<void>
+  /** The environment npm gives the processes it runs; `npm_command` is set under npm start and npx. */
+  env?: NodeJS.ProcessEnv
+  /** How often the process checks, under npm or npx, that its parent is still there. */
+  parentCheckMs?: number
 }
 
 /**
@@ -15,7 +19,7 @@ export interface GracefulStop {
  * stdout or stderr that is gone (1); a second reason, or a close that outlasts the grace period, exits 1 at once. Fatal
  * signals (SIGSEGV, SIGBUS, ...) are left alone: trapping them makes a crash while exiting loop forever.
  */
-export function stopGracefully ({ graceMs, log, close }: GracefulStop): void {
+export function stopGracefully ({ graceMs, log, close, env = process.env, parentCheckMs = 500 }: GracefulStop): void {
   let stopping = false
   function stop (exitCode: number, reason: () => void): void {
     if (stopping) process.exit(1)
@@ -27,6 +31,17 @@ export function stopGracefully ({ graceMs, log, close }: GracefulStop): void {
   }
   for (const signal of STOP_SIGNALS) {
     process.on(signal, () => stop(0, () => log.info({ signal }, 'stopping')))
+  }
+  // npx runs the bin through a shell that does not pass a signal on: stopping npx ends the shell and leaves this
+  // process to PID 1, still holding its port. Under npm (npm_command set), a parent that goes away is a stop too.
+  if (env.npm_command !== undefined) {
+    const parent = process.ppid
+    const watch = setInterval(function stopWhenOrphaned () {
+      if (process.ppid === parent) return
+      clearInterval(watch)
+      stop(0, () => log.info({ parent }, 'stopping: the npm process that started mock-nvr is gone'))
+    }, parentCheckMs)
+    watch.unref()
   }
   // An EPIPE or EBADF on stdout or stderr, once they are gone, arrives here too.
   /* c8 ignore next 2: a defect's own path; the tests cannot cause one */

@@ -116,3 +116,28 @@ t.test('a terminal that goes away stops the CLI', { skip: hasScript() ? false : 
   await allGone([cli])
   t.equal(await portState(url), 'ECONNREFUSED')
 })
+
+// npx runs the bin through `sh -c`, which does not pass npm's signal on: the CLI notices its parent is gone.
+t.test('SIGTERM to npx mock-nvr stops the server: the port closes and no process is left', async t => {
+  const project = await mkdtemp(join(ROOT, '.npx-test-'))
+  t.teardown(() => rm(project, { recursive: true, force: true }))
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'npx-test', private: true }))
+  await mkdir(join(project, 'node_modules', '.bin'), { recursive: true })
+  const bin = join(project, 'node_modules', '.bin', 'mock-nvr')
+  await writeFile(bin, `#!/bin/sh\nexec ${quote(process.execPath)} --import=tsx ${quote(CLI)} "$@"\n`, { mode: 0o755 })
+  const npx = spawn('npx', ['--no-install', 'mock-nvr', '--port', '0', '--log-level', 'warn'], { cwd: project, env: { ...process.env, FORCE_COLOR: '0' } })
+  const url = await waitReady(npx)
+  const pids = tree(npx.pid as number)
+  t.ok(pids.length > 1, 'npx runs the CLI as a child process')
+  npx.kill('SIGTERM')
+  await allGone(pids)
+  t.equal(await portState(url), 'ECONNREFUSED')
+})
+
+t.test('outside npm, the CLI does not watch its parent', async t => {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'npm_command')) as Record<string, string>
+  const run = spawn(process.execPath, [...process.execArgv, CLI, '--port', '0', '--log-level', 'warn'], { env })
+  await waitReady(run)
+  run.kill('SIGTERM')
+  t.equal((await once(run, 'exit'))[0], 0)
+})
