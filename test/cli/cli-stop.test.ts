@@ -5,11 +5,11 @@ import { connect } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { hasScript, quote } from '../helpers/pseudo-terminal.js'
 import { printed, runCli } from '../helpers/cli-process.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CLI = join(ROOT, 'src', 'cli.ts')
-const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
 
 /** The process and all its descendants, from ps. */
 function tree (pid: number): number[] {
@@ -93,15 +93,6 @@ t.test('a second signal while closing exits 1 at once', async t => {
   t.equal(await run.exit, 1)
   await slow
 })
-
-function hasScript (): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
 
 // An SSH drop or a closed tab: the terminal's script(1) is killed, the CLI gets SIGHUP and its terminal is gone.
 t.test('a terminal that goes away stops the CLI', { skip: hasScript() ? false : 'script(1) from util-linux is not installed' }, async t => {

@@ -1,19 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { hasScript, quote } from '../helpers/pseudo-terminal.js'
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
-const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
-
-function hasScript (): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
 
 // util-linux's script(1) runs the CLI on a pseudo-terminal, as a person's shell would.
 t.test('on a terminal the logs are pretty lines, not JSON', { skip: hasScript() ? false : 'script(1) from util-linux is not installed' }, async t => {
