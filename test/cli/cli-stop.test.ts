@@ -6,10 +6,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { hasScript, quote } from '../helpers/pseudo-terminal.js'
-import { printed, runCli } from '../helpers/cli-process.js'
+import { CLI, printed, runCli, SOURCE_FLAGS } from '../helpers/cli-process.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const CLI = join(ROOT, 'src', 'cli.ts')
 
 /** The process and all its descendants, from ps. */
 function tree (pid: number): number[] {
@@ -98,7 +97,7 @@ t.test('a second signal while closing exits 1 at once', async t => {
 t.test('a terminal that goes away stops the CLI', { skip: hasScript() ? false : 'script(1) from util-linux is not installed' }, async t => {
   const pidFile = join(await mkdtemp(join(ROOT, '.pty-test-')), 'pid')
   t.teardown(() => rm(join(pidFile, '..'), { recursive: true, force: true }))
-  const command = `echo $$ > ${quote(pidFile)}; exec ${[process.execPath, ...process.execArgv, CLI, '--port', '0'].map(quote).join(' ')}`
+  const command = `echo $$ > ${quote(pidFile)}; exec ${[process.execPath, ...SOURCE_FLAGS, CLI, '--port', '0'].map(quote).join(' ')}`
   const terminal = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
   const url = await waitReady(terminal)
   const cli = Number(await readFile(pidFile, 'utf8'))
@@ -127,7 +126,7 @@ t.test('SIGTERM to npx mock-nvr stops the server: the port closes and no process
 
 t.test('outside npm, the CLI does not watch its parent', async t => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'npm_command')) as Record<string, string>
-  const run = spawn(process.execPath, [...process.execArgv, CLI, '--port', '0', '--log-level', 'warn'], { env })
+  const run = spawn(process.execPath, [...SOURCE_FLAGS, CLI, '--port', '0', '--log-level', 'warn'], { env })
   await waitReady(run)
   run.kill('SIGTERM')
   t.equal((await once(run, 'exit'))[0], 0)

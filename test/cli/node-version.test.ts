@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { MINIMUM_NODE, oldNodeMessage, refuseOldNode } from '../../src/cli/node-version.js'
+import { CLI, SOURCE_FLAGS } from '../helpers/cli-process.js'
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }
 
@@ -32,8 +32,7 @@ t.test('refuseOldNode writes the line and exits 1 only on an old Node.js', async
 // The CLI itself, with process.versions.node made to say 20.18.3 before it loads.
 t.test('the CLI refuses an old Node.js before it does anything else', async t => {
   const fakeOldNode = 'data:text/javascript,Object.defineProperty(process.versions,\'node\',{value:\'20.18.3\'})'
-  const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
-  const child = spawn(process.execPath, [...process.execArgv, `--import=${fakeOldNode}`, cli, '--help'])
+  const child = spawn(process.execPath, [...SOURCE_FLAGS, `--import=${fakeOldNode}`, CLI, '--help'])
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', chunk => { stdout += chunk })

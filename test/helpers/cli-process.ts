@@ -1,8 +1,16 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { runCommandLine } from '../../src/cli/main.js'
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+
+/**
+ * The node flags that run the TypeScript source: tsx, and source maps, by which the coverage of a spawned
+ * process maps back to src/. Not the test runner's own flags (its mock loader, its coverage import, which
+ * NODE_OPTIONS passes on anyway): they cost a second of CPU per process.
+ */
+export const SOURCE_FLAGS = ['--import=tsx', '--enable-source-maps']
 
 export interface CliRun {
   child: ChildProcessWithoutNullStreams
@@ -14,14 +22,13 @@ export interface CliRun {
 }
 
 /**
- * Spawns the CLI from source with the test runner's loader flags, so it runs the TypeScript as is;
- * or, given a built script, that script with plain node.
+ * Spawns the CLI from source, with tsx so it runs the TypeScript as is; or, given a built script, that script
+ * with plain node. For what lives in the process: the ready line, signals, the server it runs.
  */
-export function runCli (args: string[], env: Record<string, string> = {}, script?: string, cwd?: string): CliRun {
-  const command = script === undefined ? [...process.execArgv, CLI] : [script]
+export function runCli (args: string[], env: Record<string, string> = {}, script?: string): CliRun {
+  const command = script === undefined ? [...SOURCE_FLAGS, CLI] : [script]
   const child = spawn(process.execPath, [...command, ...args], {
-    env: { ...process.env, ...env, FORCE_COLOR: '0' },
-    cwd
+    env: { ...process.env, ...env, FORCE_COLOR: '0' }
   })
   let stdout = ''
   let stderr = ''
@@ -51,4 +58,33 @@ export function printed (cli: CliRun, text: string): Promise<void> {
     cli.child.stdout.on('data', check)
     check()
   })
+}
+
+export interface CommandResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs a command line in this process, as src/cli.ts runs it, for a command that ends with an exit code
+ * (help, version, openapi, usage errors, a start that fails): what it prints and its exit code, in milliseconds.
+ * Given a folder, it runs there, for relative paths as a user types them.
+ */
+export async function runCommand (args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CommandResult> {
+  let stdout = ''
+  let stderr = ''
+  const home = process.cwd()
+  if (cwd !== undefined) process.chdir(cwd)
+  const outcome = await runCommandLine(args, {
+    env: { ...process.env, ...env },
+    stdout: { write: (text: string) => { stdout += text } },
+    stderr: { write: (text: string) => { stderr += text } },
+    stopSignal: () => new AbortController().signal
+  }).finally(() => process.chdir(home))
+  if (typeof outcome !== 'number') {
+    await outcome.close()
+    throw new Error(`mock-nvr ${args.join(' ')} started a server; runCli runs one`)
+  }
+  return { code: outcome, stdout, stderr }
 }

@@ -3,6 +3,7 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { SOURCE_FLAGS } from '../helpers/cli-process.js'
 
 const testing = readFileSync(new URL('../../docs/testing.md', import.meta.url), 'utf8')
 const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url))
@@ -15,7 +16,7 @@ t.test('docs/testing.md shows each example test exactly as it is in examples/', 
 
 // tap runs examples/tap.test.ts itself; the node:test example runs here, as `node` would run it.
 t.test('the node:test example passes', async t => {
-  const child = spawn(process.execPath, [...process.execArgv, '--test-reporter=tap', example('node-test.test.ts')], { env: { ...process.env, FORCE_COLOR: '0' } })
+  const child = spawn(process.execPath, [...SOURCE_FLAGS, '--test-reporter=tap', example('node-test.test.ts')], { env: { ...process.env, FORCE_COLOR: '0' } })
   let output = ''
   child.stdout.setEncoding('utf8').on('data', chunk => { output += chunk })
   child.stderr.setEncoding('utf8').on('data', chunk => { output += chunk })
