@@ -46,11 +46,11 @@ t.test('the Vitest + MSW recipe fails when the handlers break the contract', asy
   t.match(output, /× asks to sign in again when the token is refused/)
 })
 
-const playwright = async (extraFlags = '') => {
+const playwright = async (extraFlags = '', testFlags: string[] = []) => {
   const ports = { NVR_PORT: String(await freePort()), FRONTEND_PORT: String(await freePort()) }
   const output = await mkdtemp(join(tmpdir(), 'mock-nvr-playwright-'))
   try {
-    return await run([bin('@playwright/test/cli.js'), 'test', '--config', 'examples/playwright/playwright.config.ts', '--output', output], { ...ports, MOCK_NVR_COMMAND: `${CLI}${extraFlags}` })
+    return await run([bin('@playwright/test/cli.js'), 'test', '--config', 'examples/playwright/playwright.config.ts', '--output', output, ...testFlags], { ...ports, MOCK_NVR_COMMAND: `${CLI}${extraFlags}` })
   } finally {
     await rm(output, { recursive: true, force: true })
   }
@@ -63,7 +63,8 @@ t.test('the Playwright recipe passes: each page state set through the admin API'
 })
 
 t.test('the Playwright recipe fails when mock-nvr refuses the page\'s token', async t => {
-  const { code, output } = await playwright(' --token someone-else')
+  // The first test failing is the proof; -x stops there, instead of each test waiting out its expect time-out.
+  const { code, output } = await playwright(' --token someone-else', ['-x'])
   t.equal(code, 1, 'playwright test exits 1', { output })
   t.match(output, /✘.*shows the lobby's counting lines/)
 })
