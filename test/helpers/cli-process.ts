@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { runCommandLine } from '../../src/cli/main.js'
+import { untracked } from './untracked.js'
 
 export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 
@@ -23,11 +24,14 @@ export interface CliRun {
 
 /**
  * Spawns the CLI from source, with tsx so it runs the TypeScript as is; or, given a built script, that script
- * with plain node. For what lives in the process: the ready line, signals, the server it runs.
+ * with plain node, outside the runner's coverage. For what lives in the process: the ready line, signals, the
+ * server it runs.
  */
 export function runCli (args: string[], env: Record<string, string> = {}, script?: string): CliRun {
-  const command = script === undefined ? [...SOURCE_FLAGS, CLI] : [script]
-  const child = spawn(process.execPath, [...command, ...args], {
+  const [command, commandArgs] = script === undefined
+    ? [process.execPath, [...SOURCE_FLAGS, CLI, ...args]]
+    : untracked(process.execPath, [script, ...args])
+  const child = spawn(command, commandArgs, {
     env: { ...process.env, ...env, FORCE_COLOR: '0' }
   })
   let stdout = ''
