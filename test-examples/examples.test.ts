@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { untracked } from '../test/helpers/untracked.js'
 
 // Runs each recipe in examples/ as its users would, and runs it once more against a mock-nvr that breaks
 // the contract, which the recipe must catch: a recipe that cannot fail proves nothing.
@@ -14,7 +15,7 @@ const bin = (path: string) => `${root}node_modules/${path}`
 const CLI = `${process.execPath} --import tsx ${root}src/cli.ts`
 
 async function run (args: string[], env: Record<string, string> = {}): Promise<{ code: number | null, output: string }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, FORCE_COLOR: '0', CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } })
+  const child = spawn(...untracked(process.execPath, args), { cwd: root, env: { ...process.env, ...env, FORCE_COLOR: '0', CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } })
   let output = ''
   child.stdout.setEncoding('utf8').on('data', chunk => { output += chunk })
   child.stderr.setEncoding('utf8').on('data', chunk => { output += chunk })
