@@ -122,9 +122,15 @@ t.test('when mock-nvr goes away, the page retries, then says so', async t => {
   const gone = await startMockNvr({ tokens: [TOKEN], adminToken: ADMIN_TOKEN })
   const page = await browser.context.newPage()
   t.teardown(() => page.close())
+  // The page's clock: each pause between retries is skipped once the page has begun it, not waited out.
+  await page.clock.install()
   await openDashboard(page, gone.url, ADMIN_TOKEN)
   await gone.close()
   await page.locator('#connection[data-state="reconnecting"]').waitFor()
+  for (let retry = 1; retry <= 3; retry++) {
+    await page.locator('#connection[data-state="reconnecting"]', { hasText: `Reconnecting (${retry} of 3)` }).waitFor()
+    await page.clock.fastForward(retry * 1000)
+  }
   await page.locator('#connection[data-state="offline"]').waitFor({ timeout: 30_000 })
   t.match(await page.locator('#offline').innerText(), /mock-nvr at 127\.0\.0\.1:\d+ is not answering/)
   t.ok(await page.getByRole('button', { name: 'Retry now' }).isVisible())
