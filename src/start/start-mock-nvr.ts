@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { ADMIN_PREFIX } from '../contract/paths.js'
+import { ADMIN_PREFIX, API_PREFIX } from '../contract/paths.js'
 import { buildApp } from '../app/build-app.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { MockControl } from '../control/mock-control.js'
@@ -15,7 +15,6 @@ import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
 import { DeviceProxy, type ProxyOptions } from '../device-proxy/device-proxy.js'
-import { API_PREFIX } from '../contract/paths.js'
 import { DeviceLinkError } from '../device-client/device-target.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
