@@ -67,4 +67,3 @@ function sendPrepared (reply: { type: (contentType: string) => { send: (body: ne
   reply.type(JSON_CONTENT_TYPE).send(body as never)
 }
 
-// A refusal waits for --latency like every answer here; an accepted request meets the fault hook next.
