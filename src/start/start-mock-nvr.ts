@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, API_PREFIX } from '../contract/paths.js'
 import { buildApp } from '../app/build-app.js'
+import { DASHBOARD_PATH } from '../admin-api/dashboard-page.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { MockControl } from '../control/mock-control.js'
 import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
@@ -135,7 +136,7 @@ function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
 }
 
 function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {
-  if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token`)
+  if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token; its dashboard at ${DASHBOARD_PATH}/`)
   if (latency !== undefined) app.log.info({ latency }, 'every API request is delayed')
   if (allowPrefer) app.log.info('Prefer headers may ask for a status or a delay (code=…, delay=…)')
 }
