@@ -47,7 +47,7 @@ export function parseDeviceArgs (command: DeviceCommandName, argv: readonly stri
     const options: ParseArgsConfig['options'] = { ...COMMON, ...OWN[command] }
     ;({ values, positionals } = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options }) as { values: typeof values, positionals: string[] })
   } catch (error) {
-    throw new UsageError(((error as Error).message.split('\n')[0] as string).split('. ')[0] as string)
+    throw new UsageError(describeParseError(error as Error))
   }
   if (positionals[0] !== undefined) throw new UsageError(`unexpected argument '${positionals[0]}'`)
   const args: DeviceArgs = {
@@ -71,16 +71,29 @@ export function parseDeviceArgs (command: DeviceCommandName, argv: readonly stri
     token,
     ...wholeNumber(values, 'timeout', 'timeout'),
     ...wholeNumber(values, 'run-timeout', 'runTimeout'),
-    ...(typeof values.ca === 'string' ? { ca: values.ca } : {}),
-    ...(typeof values.junit === 'string' ? { junit: values.junit } : {}),
+    ...optional(values, 'ca', 'ca'),
+    ...optional(values, 'junit', 'junit'),
     ...(out === undefined ? {} : { out })
   }
+}
+
+/** node:util's message in the CLI's one-line form: a flag without its value says so, whatever follows it. */
+function describeParseError (error: Error): string {
+  const first = (error.message.split('\n')[0] as string).split('. ')[0] as string
+  const flag = /^Option '(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec(first)?.[1]
+  return flag === undefined ? first.replace(/\.$/, '') : `${flag} needs a value`
 }
 
 function required (values: Record<string, unknown>, flag: string, value: string): string {
   const given = values[flag]
   if (typeof given !== 'string' || given === '') throw new UsageError(`--${flag} ${value} is required`)
   return given
+}
+
+function optional (values: Record<string, unknown>, flag: string, key: 'ca' | 'junit'): Partial<DeviceArgs> {
+  const given = values[flag]
+  if (given === '') throw new UsageError(`--${flag} must not be empty`)
+  return typeof given === 'string' ? { [key]: given } : {}
 }
 
 function wholeNumber (values: Record<string, unknown>, flag: string, key: 'timeout' | 'runTimeout'): Partial<DeviceArgs> {

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises'
-import { describeFsError } from '../data/fixtures.js'
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
+import { parseTarget, type DeviceLinkError } from '../device-client/device-target.js'
 import { UsageError } from './args.js'
+import { readCaFile } from './ca-file.js'
 
 const VALUE_FLAGS = ['target', 'record', 'ca', 'timeout'] as const
 const SWITCHES = ['insecure'] as const
@@ -33,14 +33,14 @@ export async function parseProxyArgs (argv: readonly string[]): Promise<{ proxy:
     if (!/^\d+$/.test(values.timeout) || Number(values.timeout) === 0) throw new UsageError(`--timeout must be a whole number of milliseconds, at least 1, not '${values.timeout}'`)
     timeout = Number(values.timeout)
   }
-  let ca: string | undefined
-  if (values.ca !== undefined) {
-    try {
-      ca = await readFile(values.ca, 'utf8')
-    } catch (error) {
-      throw new UsageError(`--ca ${values.ca}: ${describeFsError(error)}`)
-    }
+  let base: URL
+  try {
+    base = parseTarget(values.target)
+  } catch (error) {
+    throw new UsageError(`--target: ${(error as DeviceLinkError).message}`)
   }
+  const ca = values.ca === undefined ? undefined : await readCaFile(values.ca)
+  if (ca !== undefined && base.protocol !== 'https:') throw new UsageError('--ca: a CA certificate is only of use with an https:// target')
   const proxy: ProxyOptions = {
     target: values.target,
     ...(timeout === undefined ? {} : { timeout }),

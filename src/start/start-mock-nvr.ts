@@ -42,6 +42,7 @@ export type StartOptions = MockNvrOptions & {
 export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOptions = {}): Promise<MockNvr> {
   const options = resolveOptions(input)
   const proxy = proxyOptions === undefined ? undefined : startProxy(proxyOptions, input)
+  await proxy?.recording?.check()
   const tls = await loadTls(options)
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
   const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the device at ${proxy.target}`, note: undefined }
@@ -112,7 +113,8 @@ function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): DeviceP
   try {
     return new DeviceProxy(proxyOptions)
   } catch (error) {
-    throw new OptionsError(`option proxy.target is invalid: ${(error as DeviceLinkError).message}`)
+    const { option, message } = error as DeviceLinkError
+    throw new OptionsError(`option proxy.${option as string} is invalid: ${message}`)
   }
 }
 
