@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
 import { pickDelay, type DelayRange } from '../../util/delay.js'
 import { apiErrors } from '../../wire/errors.js'
