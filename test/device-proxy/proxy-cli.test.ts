@@ -44,7 +44,7 @@ t.test('mock-nvr proxy: --help and usage errors', async t => {
   t.equal(missing.stderr(), 'mock-nvr: --target URL is required: the device to forward /nvr/v1 to. Run mock-nvr proxy --help for the flags.\n')
   const badTarget = runCli(['proxy', '--target', 'nvr.local'])
   t.equal(await badTarget.exit, 2)
-  t.equal(badTarget.stderr(), 'mock-nvr: option proxy.target is invalid: the target must be a URL like https://nvr.local:8443\n')
+  t.equal(badTarget.stderr(), 'mock-nvr: --target: the target must be a URL like https://nvr.local:8443. Run mock-nvr proxy --help for the flags.\n')
 })
 
 t.test('proxy flags are taken out of argv; the rest go to the server', async t => {
@@ -55,7 +55,8 @@ t.test('proxy flags are taken out of argv; the rest go to the server', async t =
     help: false
   })
   t.equal((await parseProxyArgs(['-h'])).help, true)
-  await t.rejects(parseProxyArgs(['--target']), { message: '--target needs a value' })
+  await t.rejects(parseProxyArgs(['--target']), { message: '--target needs a value: --target URL' })
+  await t.rejects(parseProxyArgs(['--target', 'ftp://x']), { message: '--target: the target must be an http:// or https:// URL, not ftp:' })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--timeout', '0']), { message: "--timeout must be a whole number of milliseconds, at least 1, not '0'" })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--token', 'a']), { message: '--token does not apply to proxy: the device\'s data and tokens are used' })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--ca', join(folder, 'none.pem')]), { message: `--ca ${join(folder, 'none.pem')}: no such file or folder` })
