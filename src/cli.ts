@@ -58,10 +58,10 @@ async function main (): Promise<void> {
     return failToStart(error)
   }
 
+  // Before the ready line: a script that signals as soon as it reads the line finds the stop in place.
+  stopGracefully({ graceMs: 10_000, log: nvr.app.log, close: () => nvr.close() })
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
   process.stdout.write(`mock-nvr listening on ${nvr.url}\n`)
-
-  stopGracefully({ graceMs: 10_000, log: nvr.app.log, close: () => nvr.close() })
 }
 
 /** Aborts on Ctrl-C or SIGTERM, so a run against a device stops at once and writes nothing. */

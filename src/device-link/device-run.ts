@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers'
 import { DeviceClient, NoAnswerError, unreachableError, type DeviceAnswer, type DeviceRequest } from '../device-client/device-client.js'
 import { connectionFrom, describeTarget, DeviceLinkError, type DeviceConnection, type DeviceLinkOptions } from '../device-client/device-target.js'
 import { redactStrings, tokenRedactor } from '../device-client/token-redaction.js'

@@ -34,10 +34,16 @@ t.test('usage errors name the flag and exit 2', async t => {
     [['verify', '--target', 'x', '--token', 't', '--camera', 'c'], '--target: the target must be a URL like https://nvr.local:8443'],
     [['verify', '--target', 'http://x', '--token', 'a b', '--camera', 'c'], '--token: the token must be one word of visible ASCII characters (no spaces)'],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--ca', join(folder, 'none.pem')], `--ca ${join(folder, 'none.pem')}: no such file or folder`],
-    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--out', 'f'], "Unknown option '--out'"],
+    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--out', 'f'], 'unknown flag --out'],
+    [['record', '-x'], 'unknown flag -x'],
     [['verify', 'extra'], "unexpected argument 'extra'"],
-    [['verify', '--target'], '--target needs a value'],
-    [['verify', '--target', '--token', 't', '--camera', 'c'], '--target needs a value'],
+    [['verify', '--', '--target'], "unexpected argument '--target'"],
+    // In the main command's words (args.ts), never Node's parseArgs wording.
+    [['verify', '--target'], '--target needs a value: --target URL'],
+    [['record', '--target', 'http://x', '--out'], '--out needs a value: --out FILE'],
+    [['verify', '--target', '--token', 't'], '--target needs a value, but --token follows it'],
+    [['verify', '--json=1'], '--json takes no value: give --json to turn it on, leave it out for off'],
+    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--run-timeout', '-1'], "--run-timeout must be a whole number of milliseconds, at least 1, not '-1'"],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--junit='], '--junit must not be empty'],
     [['verify', '--target', 'https://x', '--token', 't', '--camera', 'c', '--ca='], '--ca must not be empty']
   ]
@@ -55,6 +61,9 @@ t.test('usage errors name the flag and exit 2', async t => {
   const notCertificate = await run(['verify', '--target', 'https://x', '--token', 't', '--camera', 'c', '--ca', key])
   t.equal(notCertificate.code, 2, 'a --ca file without a certificate would trust nothing: refused before any request')
   t.equal(notCertificate.stderr, `mock-nvr: --ca ${key}: holds no PEM certificate (-----BEGIN CERTIFICATE-----). Run mock-nvr verify --help for the flags.\n`)
+  // A token may start with a dash, and --help wins over anything else given.
+  t.match((await run(['verify', '--target', 'x', '--token', '-dash', '--camera', 'c'])).stderr, '--target: the target must be a URL')
+  t.equal((await run(['record', '--bogus', '-h'])).code, 0)
 })
 
 t.test('--help of each command', async t => {

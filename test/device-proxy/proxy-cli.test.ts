@@ -60,7 +60,8 @@ t.test('proxy flags are taken out of argv; the rest go to the server', async t =
     help: false
   })
   t.equal((await parseProxyArgs(['-h'])).help, true)
-  await t.rejects(parseProxyArgs(['--target']), { message: '--target needs a value' })
+  await t.rejects(parseProxyArgs(['--target']), { message: '--target needs a value: --target URL' })
+  await t.rejects(parseProxyArgs(['--target', 'ftp://x']), { message: '--target: the target must be an http:// or https:// URL, not ftp:' })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--timeout', '0']), { message: "--timeout must be a whole number of milliseconds, at least 1, not '0'" })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--token', 'a']), { message: '--token does not apply to proxy: the device\'s data and tokens are used' })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--ca', join(folder, 'none.pem')]), { message: `--ca ${join(folder, 'none.pem')}: no such file or folder` })
