@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
+import semver from 'semver'
 import t from 'tap'
 import { MINIMUM_NODE, oldNodeMessage, refuseOldNode, requireNode } from '../../src/util/node-version.js'
 
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string }, overrides?: unknown }
 const refusal = (version: string) => `mock-nvr needs Node.js ${MINIMUM_NODE} or newer; this is Node.js ${version}.`
 
 t.test('package.json engines states the same minimum the CLI and the library enforce', async t => {
@@ -43,4 +44,17 @@ t.test('importing mock-nvr on an old Node.js throws the line', async t => {
   child.stdout.setEncoding('utf8').on('data', chunk => { stdout += chunk })
   await once(child, 'exit')
   t.equal(stdout, `${refusal('20.18.3')}\n`)
+})
+
+t.test('every runtime dependency in the lock file runs on the minimum Node.js, so installing prints no EBADENGINE', async t => {
+  const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+    packages: Record<string, { dev?: boolean, engines?: { node?: string } }>
+  }
+  t.equal(packageJson.overrides, undefined, 'overrides do not reach a project that installs mock-nvr: the lock must hold without them')
+  const runtime = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && entry.dev !== true)
+  t.ok(runtime.length > 50, 'the lock file lists the runtime dependencies')
+  const tooNew = runtime
+    .filter(([, entry]) => entry.engines?.node !== undefined && !semver.satisfies(MINIMUM_NODE, entry.engines.node))
+    .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')} wants Node ${entry.engines?.node as string}`)
+  t.strictSame(tooNew, [])
 })
