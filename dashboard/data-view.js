@@ -6,6 +6,7 @@ import { arrowHead, parsePoints } from './geometry.js'
 
 const WIDTH = 160
 const HEIGHT = 90
+const MARGIN = 3
 const COLOURS = 6
 /** Frames drawn at most; a filter finds the others. */
 const MAX_SHOWN = 60
@@ -63,12 +64,14 @@ export function dataView ({ onError, onCameras }) {
     await load()
   }))
   const upload = document.querySelector('#upload-data')
-  upload.addEventListener('change', () => act(async () => {
+  upload.addEventListener('change', () => {
     const [file] = upload.files
     if (file === undefined) return
     upload.value = ''
-    await replaceWith(await file.text(), file.name)
-  }, 'The file was not served, nothing changed:'))
+    const heading = `${file.name} was not served, nothing changed:`
+    if (file.size === 0) return showProblems(problems, heading, [{ path: '', problem: 'The file is empty.' }])
+    return act(async () => replaceWith(await file.text(), file.name), heading)
+  })
   editorDetails.addEventListener('toggle', () => {
     if (editorDetails.open && editor.value === '') editor.value = JSON.stringify(data, null, 2)
   })
@@ -80,7 +83,12 @@ export function dataView ({ onError, onCameras }) {
 
 function cameraCard (id, lines) {
   const headingId = `camera-${id.replace(/[^\w-]/g, '_')}`
-  const drawn = lines.map((line, index) => ({ line, colour: `c${index % COLOURS}`, points: parsePoints(line.counting_line) }))
+  // Colours go to the lines drawn, in turn, so the frame's first six lines never share one; a line not drawn has none.
+  let drawnCount = 0
+  const drawn = lines.map(line => {
+    const points = parsePoints(line.counting_line)
+    return { line, points, colour: points === null ? 'not-drawn-swatch' : `c${drawnCount++ % COLOURS}` }
+  })
   return el('article', { class: 'camera', 'aria-labelledby': headingId },
     el('h3', { id: headingId }, el('code', {}, id), ' ', el('span', { class: 'count' }, count(lines.length, 'line'))),
     frame(id, drawn),
@@ -91,7 +99,9 @@ function cameraCard (id, lines) {
 
 function frame (id, drawn) {
   const drawnCount = drawn.filter(({ points }) => points !== null).length
-  return svg('svg', { class: 'frame', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': `Frame of ${id} with ${drawnCount} of its lines drawn` },
+  const of = drawnCount === drawn.length ? 'its' : `its ${drawn.length}`
+  // A margin around the picture, so a point on its edge is drawn whole.
+  return svg('svg', { class: 'frame', viewBox: `${-MARGIN} ${-MARGIN} ${WIDTH + 2 * MARGIN} ${HEIGHT + 2 * MARGIN}`, role: 'img', 'aria-label': `Frame of ${id} with ${drawnCount} of ${of} lines drawn` },
     svg('rect', { class: 'frame-bg', x: 0, y: 0, width: WIDTH, height: HEIGHT }),
     drawn.filter(({ points }) => points !== null).map(({ line, colour, points }) => {
       const scaled = points.map(([x, y]) => [round(x * WIDTH), round(y * HEIGHT)])
@@ -116,8 +126,14 @@ function lineItem ({ line, colour, points }) {
   return el('li', {},
     el('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
     el('strong', {}, line.name), ' ', el('code', {}, line.id),
-    el('span', { class: 'facts' }, ` class ${line.class} · anchor ${line.anchor}`),
+    el('span', { class: 'facts' }, facts(line)),
     el('br'),
     el('code', { class: 'geometry' }, line.counting_line),
-    points === null ? el('span', { class: 'not-drawn' }, ' not drawn: not x,y points in 0–1') : '')
+    points === null ? el('span', { class: 'not-drawn' }, ' not drawn: not two or more x,y points in 0–1') : '')
+}
+
+/** " class person · anchor center", leaving out what the data leaves empty. */
+function facts (line) {
+  const known = [['class', line.class], ['anchor', line.anchor]].filter(([, value]) => typeof value === 'string' && value.trim() !== '')
+  return known.length === 0 ? '' : ` ${known.map(([name, value]) => `${name} ${value}`).join(' · ')}`
 }

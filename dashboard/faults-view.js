@@ -64,20 +64,22 @@ function specOf (fields) {
   if (kind === 'drop') spec.drop = true
   if (kind === 'malformed') spec.malformed = true
   const delay = fields.delay.value.trim()
-  if (delay !== '') {
-    const [min, max] = delay.split(/\s*[-–]\s*/).map(numberOr)
-    spec.delay = max === undefined ? min : { min, max }
-  }
+  if (delay !== '') spec.delay = delayOf(delay)
   if (fields.route.value !== '') spec.route = fields.route.value
   if (fields.camera.value.trim() !== '') spec.camera = fields.camera.value.trim()
   if (fields.times.value.trim() !== '') spec.times = numberOr(fields.times.value)
   return spec
 }
 
-// A number when the text is one; the text as it is otherwise, so the server says what is wrong with it.
+/** "800" is 800 ms, "100-800" a range; any other text goes as it is, for the server to refuse by name. */
+function delayOf (text) {
+  const range = /^(\d+(?:\.\d+)?)\s*[-–]\s*(\d+(?:\.\d+)?)$/.exec(text)
+  return range === null ? numberOr(text) : { min: Number(range[1]), max: Number(range[2]) }
+}
+
+// A number when the text is a decimal one (not "0x10" or "1e3"); the text as it is otherwise, so the server says what is wrong with it.
 function numberOr (text) {
-  const value = Number(text)
-  return text.trim() !== '' && Number.isFinite(value) ? value : text
+  return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text
 }
 
 function describeAnswer (fault) {

@@ -118,6 +118,7 @@ function openSession () {
     while (!current.stopped) {
       controller = new AbortController()
       let problem = 'the connection was lost'
+      let answered = false
       try {
         await readJournalStream((name, event) => {
           if (name === 'ready') {
@@ -129,7 +130,10 @@ function openSession () {
         }, controller.signal)
       } catch (error) {
         if (error instanceof TokenRefused) return onError(error)
-        if (error instanceof Refusal) problem = error.message
+        if (error instanceof Refusal) {
+          problem = error.message
+          answered = true
+        }
       }
       if (current.stopped) return
       failures++
@@ -137,8 +141,11 @@ function openSession () {
         setState('reconnecting', `Reconnecting (${failures} of ${QUICK_RETRIES}): ${problem}`)
         await pause(1000 * failures)
       } else {
-        setState('offline', 'mock-nvr is not answering')
-        offlineText.textContent = `mock-nvr at ${location.host} is not answering (${problem}). The page keeps trying every ${SLOW_RETRY_MS / 1000} seconds.`
+        // Refused (too many streams open, say) is not gone: the page says which one it is.
+        setState('offline', answered ? 'Live requests refused' : 'mock-nvr is not answering')
+        offlineText.textContent = answered
+          ? `mock-nvr at ${location.host} refuses the live requests: ${problem} The page keeps trying every ${SLOW_RETRY_MS / 1000} seconds.`
+          : `mock-nvr at ${location.host} is not answering (${problem}). The page keeps trying every ${SLOW_RETRY_MS / 1000} seconds.`
         await pause(SLOW_RETRY_MS)
       }
     }

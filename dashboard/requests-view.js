@@ -135,9 +135,9 @@ function requestRow (entry) {
     el('td', { 'data-label': 'Method' }, entry.method),
     el('td', { 'data-label': 'Path', class: 'path' }, el('code', { title: entry.url }, entry.path)),
     el('td', { 'data-label': 'Status' }, el('span', { class: `status ${statusClass(entry.status)}` }, entry.status === null ? 'dropped' : String(entry.status))),
-    el('td', { 'data-label': 'Camera' }, entry.params.id === undefined ? '—' : el('code', {}, entry.params.id)),
+    el('td', { 'data-label': 'Camera', class: 'id' }, entry.params.id === undefined ? '—' : el('code', {}, entry.params.id)),
     el('td', { 'data-label': 'Duration', class: 'number' }, `${entry.durationMs.toFixed(1)} ms`),
-    el('td', { 'data-label': 'Fault' }, entry.fault === null ? '—' : el('code', {}, entry.fault)))
+    el('td', { 'data-label': 'Fault', class: 'id' }, entry.fault === null ? '—' : el('code', {}, entry.fault)))
 }
 
 function droppedRow ({ dropped }) {

@@ -1,3 +1,4 @@
+import './node-version-guard.js'
 /** Start the mock in-process: `const nvr = await startMockNvr({ data })`, then `await nvr.close()`. */
 export { startMockNvr, type MockNvr } from './start/start-mock-nvr.js'
 /** The Fastify app without listening, for `inject()`. */

@@ -1,3 +1,5 @@
+import { connect, type Socket } from 'node:net'
+import type { Page } from 'playwright-core'
 import t from 'tap'
 import { startMockNvr } from '../src/index.js'
 import { launchChromium } from './chromium.js'
@@ -20,6 +22,20 @@ const line = (id: string, geometry: string) => ({
   updated: '2024-05-01T08:30:00.000Z'
 })
 
+/**
+ * Holds one of mock-nvr's streams of the journal open, on a socket of its own (fetch's body.cancel() would
+ * leave its pool a spare connection that holds mock-nvr's close until the headers time-out).
+ */
+function openStream (url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url)
+  return new Promise(resolve => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`GET /__admin/requests/stream HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`)
+    })
+    socket.once('data', () => resolve(socket))
+  })
+}
+
 const browser = await launchChromium()
 const hosts = await recordHosts(browser.context)
 const nvr = await startMockNvr({ tokens: [TOKEN], adminToken: ADMIN_TOKEN })
@@ -35,21 +51,38 @@ t.test('a fixture file uploaded is served and drawn; geometry in another form is
     nvr.reset()
   })
   await openDashboard(page, nvr.url, ADMIN_TOKEN)
-  await page.getByLabel('Upload a fixture file').setInputFiles(json({ counting_lines: [line('drawn', '0.1,0.1;0.5,0.5;0.9,0.1'), line('polygon', 'POLYGON((1 1, 2 2))')] }))
+  const lines = [
+    line('polygon', 'POLYGON((1 1, 2 2))'),
+    line('drawn', '0.1,0.1;0.5,0.5;0.9,0.1'),
+    line('outside', '0.1,0.1;1.5,0.5'),
+    { ...line('edge', '0,0;1,1'), class: '', anchor: '' }
+  ]
+  await page.getByLabel('Upload a fixture file').setInputFiles(json({ counting_lines: lines }))
   const camera = page.locator('.camera')
   await camera.filter({ hasText: 'cam-a' }).waitFor()
   t.equal(await camera.count(), 1)
-  t.equal(await camera.locator('polyline').count(), 1, 'only the line in points is drawn')
-  t.equal(await camera.locator('polyline').getAttribute('points'), '16,9 80,45 144,9')
-  const listed = camera.locator('.lines li').filter({ hasText: 'Line polygon' })
-  t.match(await listed.innerText(), /POLYGON\(\(1 1, 2 2\)\)\s+not drawn/, 'the other line is listed with its geometry as text')
-  t.match(await page.locator('#data-summary').innerText(), 'Now serving site.json: 1 camera, 2 counting lines.')
+  t.strictSame(await camera.locator('polyline').evaluateAll(drawn => drawn.map(line => line.getAttribute('points'))),
+    ['16,9 80,45 144,9', '0,0 160,90'], 'only the lines in points within 0–1 are drawn')
+  t.equal(await camera.locator('svg.frame').getAttribute('aria-label'), 'Frame of cam-a with 2 of its 4 lines drawn')
+  const item = (id: string) => camera.locator('.lines li').filter({ hasText: `Line ${id}` })
+  t.match(await item('polygon').innerText(), /POLYGON\(\(1 1, 2 2\)\)\s+not drawn/, 'a line in another form is listed with its geometry as text')
+  t.match(await item('outside').innerText(), /0\.1,0\.1;1\.5,0\.5\s+not drawn/, 'so is a line with a point outside 0–1')
+  t.match(await item('drawn').innerText(), /Line drawn drawn\s+class person · anchor center/)
+  t.match(await item('edge').innerText(), /^Line edge edge\n/, 'no class or anchor is named when the data leaves them empty')
+  t.strictSame(await camera.locator('.lines .swatch').evaluateAll(swatches => swatches.map(swatch => swatch.classList[1])),
+    ['not-drawn-swatch', 'c0', 'not-drawn-swatch', 'c1'], 'the colours go to the lines drawn, in turn')
+  t.match(await page.locator('#data-summary').innerText(), 'Now serving site.json: 1 camera, 4 counting lines.')
 
   await page.getByLabel('Upload a fixture file').setInputFiles(json({ counting_lines: [{ ...line('bad', '0,0;1,1'), max_age: 'long' }], colour: 1 }))
   const problems = page.locator('#data-problems li')
   await problems.first().waitFor()
   t.strictSame(await problems.allInnerTexts(), ['/colour: is not a known field', '/counting_lines/0/max_age: must be an integer'])
+  t.match(await page.locator('#data-problems').innerText(), 'site.json was not served, nothing changed:')
   t.equal(await camera.count(), 1, 'nothing changed')
+
+  await page.getByLabel('Upload a fixture file').setInputFiles({ name: 'empty.json', mimeType: 'application/json', buffer: Buffer.alloc(0) })
+  await page.locator('#data-problems', { hasText: 'empty.json was not served' }).waitFor()
+  t.strictSame(await problems.allInnerTexts(), ['The file is empty.'])
 
   await page.getByRole('button', { name: 'Reset to the start-up data' }).click()
   await camera.nth(5).waitFor()
@@ -103,6 +136,24 @@ t.test('faults changed elsewhere show up, and clearing one from the page clears 
   await page.locator('#fault-problems li').waitFor()
   t.match(await page.locator('#fault-problems').innerText(), '/delay: must go from low to high, not from 300 to 100')
   t.strictSame(nvr.faults(), [])
+
+  // What the form holds goes to mock-nvr as typed, never read as something else, and each problem is named.
+  const refusedWith = async (problems: string[]) => {
+    await page.getByRole('button', { name: 'Inject' }).click()
+    await page.locator('#fault-problems li', { hasText: problems[0] }).waitFor()
+    t.strictSame(await page.locator('#fault-problems li').allInnerTexts(), problems)
+    t.strictSame(nvr.faults(), [], 'nothing was injected')
+  }
+  await page.getByLabel('Delay, ms').fill('100-800-900')
+  await refusedWith(['/delay: must be milliseconds from 0 to 300000, or { "min": …, "max": … } for a random delay in that range'])
+  await page.getByLabel('Delay, ms').fill('')
+  await page.getByLabel('Answer').selectOption('status')
+  await page.getByLabel('Status', { exact: true }).fill('200')
+  await page.getByLabel('How many requests').fill('1.5')
+  await refusedWith(['/status: must be at least 400', '/times: must be an integer'])
+  await page.getByLabel('Status', { exact: true }).fill('503')
+  await page.getByLabel('How many requests').fill('0x10')
+  await refusedWith(['/times: must be an integer'])
 })
 
 t.test('the token form works from the keyboard, and the page fits a phone', async t => {
@@ -116,25 +167,49 @@ t.test('the token form works from the keyboard, and the page fits a phone', asyn
   await fetch(`${nvr.url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: API })
   await page.locator('#requests-table tbody tr').first().waitFor()
   t.equal(await page.evaluate('document.documentElement.scrollWidth'), 390, 'nothing is wider than the screen')
+  await page.getByRole('link', { name: 'Requests' }).click()
+  await page.waitForFunction('document.querySelector("#requests").getBoundingClientRect().top < 300')
+  const [headerBottom, headingTop] = await page.evaluate('[document.querySelector(".top").getBoundingClientRect().bottom, document.querySelector("#requests-heading").getBoundingClientRect().top]') as number[]
+  t.ok(headingTop! >= headerBottom!, `a section reached by its link starts below the sticky header (${headingTop} ≥ ${headerBottom})`)
 })
 
-t.test('when mock-nvr goes away, the page retries, then says so', async t => {
+t.test('when mock-nvr refuses the live requests, or goes away, the page retries, then says which', async t => {
   const gone = await startMockNvr({ tokens: [TOKEN], adminToken: ADMIN_TOKEN })
   const page = await browser.context.newPage()
   t.teardown(() => page.close())
-  // The page's clock: each pause between retries is skipped once the page has begun it, not waited out.
+  // The page's clock: each pause between quick retries is skipped once the page has begun it, not waited out.
   await page.clock.install()
-  await openDashboard(page, gone.url, ADMIN_TOKEN)
+  // Every place for a stream of the journal is taken: mock-nvr answers, but refuses the page's stream.
+  const streams = await Promise.all(Array.from({ length: 8 }, () => openStream(gone.url)))
+  await page.goto(`${gone.url}${DASHBOARD_PATH}`)
+  await page.getByRole('textbox', { name: 'Admin token' }).fill(ADMIN_TOKEN)
+  await page.getByRole('button', { name: 'Open the dashboard' }).click()
+  await skipQuickRetries(page)
+  await page.locator('#connection[data-state="offline"]').waitFor({ timeout: 30_000 })
+  t.equal(await page.locator('#connection').innerText(), 'Live requests refused')
+  t.match(await page.locator('#offline').innerText(),
+    /mock-nvr at 127\.0\.0\.1:\d+ refuses the live requests: 8 streams of the journal are open already; close one first\./)
+  for (const stream of streams) stream.destroy()
+  await page.getByRole('button', { name: 'Retry now' }).click()
+  // The page tries again every 10 seconds too, whether or not mock-nvr had let the streams go at the click.
+  await page.locator('#connection[data-state="live"]').waitFor({ timeout: 30_000 })
+  t.ok(await page.locator('#offline').isHidden())
+
   await gone.close()
   await page.locator('#connection[data-state="reconnecting"]').waitFor()
-  for (let retry = 1; retry <= 3; retry++) {
-    await page.locator('#connection[data-state="reconnecting"]', { hasText: `Reconnecting (${retry} of 3)` }).waitFor()
-    await page.clock.fastForward(retry * 1000)
-  }
+  await skipQuickRetries(page)
   await page.locator('#connection[data-state="offline"]').waitFor({ timeout: 30_000 })
   t.match(await page.locator('#offline').innerText(), /mock-nvr at 127\.0\.0\.1:\d+ is not answering/)
   t.ok(await page.getByRole('button', { name: 'Retry now' }).isVisible())
 })
+
+/** Moves the page's clock past the pause after each of its three quick retries, once the page has begun it. */
+async function skipQuickRetries (page: Page): Promise<void> {
+  for (let retry = 1; retry <= 3; retry++) {
+    await page.locator('#connection[data-state="reconnecting"]', { hasText: `Reconnecting (${retry} of 3)` }).waitFor()
+    await page.clock.fastForward(retry * 1000)
+  }
+}
 
 t.test('no request of the page left 127.0.0.1', async t => {
   t.strictSame([...new Set(hosts)], ['127.0.0.1'])

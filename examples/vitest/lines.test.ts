@@ -22,6 +22,7 @@ test('the lobby camera has two counting lines', async () => {
 test('a dropped connection makes fetch fail, and is in the journal', async () => {
   nvr.injectFault({ drop: true, route: 'list', times: 1 })
   await expect(lobbyLines()).rejects.toThrow()
-  expect(nvr.requests()[0]?.status).toBe(null)
+  // The last entry: under happy-dom the GET comes after its CORS preflight.
+  expect(nvr.requests().at(-1)?.status).toBe(null)
   expect((await lobbyLines()).status).toBe(200)
 })

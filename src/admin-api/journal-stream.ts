@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import { clearInterval, setInterval } from 'node:timers'
 import type { JournalEntry, RequestJournal } from '../control/journal.js'
 
 /** The content type of a server-sent events stream. */

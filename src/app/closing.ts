@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { setImmediate, setTimeout } from 'node:timers'
 import { Server as TlsServer } from 'node:tls'
 import type { FastifyInstance } from 'fastify'
 

@@ -86,6 +86,8 @@ const PARSE_OPTIONS = {
 const ALL_FLAGS = new Set(['-h', '--help', '-v', '--version', ...CLI_OPTIONS.map(option => `--${option.flag}`)])
 
 type Token = ReturnType<typeof parseArgs>['tokens'] extends (infer T)[] | undefined ? T : never
+/** A flag as parseArgs found it, without strict checks: `--port`, `--port 80`, `--port=80`. */
+export type FlagToken = Extract<Token, { kind: 'option' }>
 type FlagValue = string | string[] | true
 
 /** argv and environment to options: a flag beats its twin, which beats the default. */
@@ -130,15 +132,11 @@ function readFlags (tokens: readonly Token[]): Map<string, FlagValue> {
     const option = BY_FLAG.get(token.name)
     const flag = token.rawName
     if (option === undefined) throw new UsageError(`unknown flag ${flag}`)
-    if (option.kind === 'switch') {
-      if (token.value !== undefined) throw new UsageError(`${flag} takes no value: give ${flag} to turn it on, leave it out for off`)
+    const value = flagValue(token, option.kind === 'switch' ? undefined : option.value as string, ALL_FLAGS)
+    if (value === true) {
       flags.set(option.flag, true)
       continue
     }
-    const value = token.value
-    if (value === undefined) throw new UsageError(`${flag} needs a value: ${flag} ${option.value as string}`)
-    // `--host --port 80` is a forgotten value, not a host named --port; `--port -1` is a value, and checked as one.
-    if (!token.inlineValue && ALL_FLAGS.has(value.split('=')[0] as string)) throw new UsageError(`${flag} needs a value, but ${value} follows it`)
     if (value === '') throw new UsageError(`${flag} is empty: give it a value, or leave it out (default: ${shownDefault(option)})`)
     if (option.kind !== 'list') {
       flags.set(option.flag, value)
@@ -149,6 +147,23 @@ function readFlags (tokens: readonly Token[]): Map<string, FlagValue> {
     flags.set(option.flag, [...(flags.get(option.flag) as string[] | undefined ?? []), value])
   }
   return flags
+}
+
+/**
+ * The value given to a known flag, refused in the CLI's words when it is missing or misplaced; true for a switch
+ * (no `placeholder`). `allFlags` are the command's flags as typed (`--port`, `-h`).
+ */
+export function flagValue (token: FlagToken, placeholder: string | undefined, allFlags: ReadonlySet<string>): string | true {
+  const flag = token.rawName
+  if (placeholder === undefined) {
+    if (token.value !== undefined) throw new UsageError(`${flag} takes no value: give ${flag} to turn it on, leave it out for off`)
+    return true
+  }
+  const value = token.value
+  if (value === undefined) throw new UsageError(`${flag} needs a value: ${flag} ${placeholder}`)
+  // `--host --port 80` is a forgotten value, not a host named --port; `--port -1` is a value, and checked as one.
+  if (!token.inlineValue && allFlags.has(value.split('=')[0] as string)) throw new UsageError(`${flag} needs a value, but ${value} follows it`)
+  return value
 }
 
 // A variable that is set but empty is a secret or a value that did not resolve, not a wish for the default.

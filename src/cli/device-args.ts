@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { UsageError } from './args.js'
+import { flagValue, UsageError } from './args.js'
 
 export const DEVICE_COMMANDS = ['verify', 'record'] as const
 export type DeviceCommandName = typeof DEVICE_COMMANDS[number]
@@ -26,34 +26,49 @@ export interface DeviceArgs {
   force: boolean
 }
 
-const COMMON = {
-  help: { type: 'boolean', short: 'h' },
-  target: { type: 'string' },
-  token: { type: 'string' },
-  camera: { type: 'string', multiple: true },
-  timeout: { type: 'string' },
-  'run-timeout': { type: 'string' },
-  ca: { type: 'string' },
-  insecure: { type: 'boolean' },
-  json: { type: 'boolean' }
-} as const
+/** A device command's flag: the placeholder of its value (none for a switch), and whether it may be repeated. */
+interface DeviceFlag {
+  value?: string
+  multiple?: boolean
+}
 
-const OWN = {
-  verify: { junit: { type: 'string' }, strict: { type: 'boolean' } },
-  record: { out: { type: 'string' }, force: { type: 'boolean' } }
-} as const
+const COMMON: Record<string, DeviceFlag> = {
+  help: {},
+  target: { value: 'URL' },
+  token: { value: 'TOKEN' },
+  camera: { value: 'ID', multiple: true },
+  timeout: { value: 'MS' },
+  'run-timeout': { value: 'MS' },
+  ca: { value: 'FILE' },
+  insecure: {},
+  json: {}
+}
+
+const OWN: Record<DeviceCommandName, Record<string, DeviceFlag>> = {
+  verify: { junit: { value: 'FILE' }, strict: {} },
+  record: { out: { value: 'FILE' }, force: {} }
+}
 
 /** The arguments after `mock-nvr verify` or `mock-nvr record`. */
 export function parseDeviceArgs (command: DeviceCommandName, argv: readonly string[]): DeviceArgs {
-  let values: Record<string, string | boolean | string[] | undefined>
-  let positionals: string[]
-  try {
-    const options: ParseArgsConfig['options'] = { ...COMMON, ...OWN[command] }
-    ;({ values, positionals } = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options }) as { values: typeof values, positionals: string[] })
-  } catch (error) {
-    throw new UsageError(((error as Error).message.split('\n')[0] as string).split('. ')[0] as string)
+  const flags = { ...COMMON, ...OWN[command] }
+  const allFlags = new Set(['-h', ...Object.keys(flags).map(name => `--${name}`)])
+  const options: ParseArgsConfig['options'] = Object.fromEntries(Object.entries(flags).map(([name, flag]) =>
+    [name, { type: flag.value === undefined ? 'boolean' : 'string', ...(name === 'help' ? { short: 'h' } : {}) }]))
+  // Not strict: Node's own messages for unknown or value-less flags are replaced by the CLI's (args.ts).
+  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options })
+  const values: Record<string, string | true | string[]> = {}
+  if (tokens.some(token => token.kind === 'option' && token.name === 'help')) values.help = true
+  else {
+    for (const token of tokens) {
+      if (token.kind === 'positional') throw new UsageError(`unexpected argument '${token.value}'`)
+      if (token.kind !== 'option') continue
+      const flag = flags[token.name]
+      if (flag === undefined) throw new UsageError(`unknown flag ${token.rawName}`)
+      const value = flagValue(token, flag.value, allFlags)
+      values[token.name] = flag.multiple === true ? [...(values[token.name] as string[] | undefined ?? []), value as string] : value
+    }
   }
-  if (positionals[0] !== undefined) throw new UsageError(`unexpected argument '${positionals[0]}'`)
   const args: DeviceArgs = {
     command,
     help: values.help === true,
@@ -75,8 +90,8 @@ export function parseDeviceArgs (command: DeviceCommandName, argv: readonly stri
     token,
     ...wholeNumber(values, 'timeout', 'timeout'),
     ...wholeNumber(values, 'run-timeout', 'runTimeout'),
-    ...(typeof values.ca === 'string' ? { ca: values.ca } : {}),
-    ...(typeof values.junit === 'string' ? { junit: values.junit } : {}),
+    ...optional(values, 'ca', 'ca'),
+    ...optional(values, 'junit', 'junit'),
     ...(out === undefined ? {} : { out })
   }
 }
@@ -87,10 +102,16 @@ function required (values: Record<string, unknown>, flag: string, value: string)
   return given
 }
 
+function optional (values: Record<string, unknown>, flag: string, key: 'ca' | 'junit'): Partial<DeviceArgs> {
+  const given = values[flag]
+  if (given === '') throw new UsageError(`--${flag} must not be empty`)
+  return typeof given === 'string' ? { [key]: given } : {}
+}
+
 function wholeNumber (values: Record<string, unknown>, flag: string, key: 'timeout' | 'runTimeout'): Partial<DeviceArgs> {
-  const text = values[flag]
+  const text = values[flag] as string | undefined
   if (text === undefined) return {}
-  if (typeof text !== 'string' || !/^\d+$/.test(text) || Number(text) === 0) throw new UsageError(`--${flag} must be a whole number of milliseconds, at least 1, not '${String(text)}'`)
+  if (!/^\d+$/.test(text) || Number(text) === 0) throw new UsageError(`--${flag} must be a whole number of milliseconds, at least 1, not '${text}'`)
   return { [key]: Number(text) }
 }
 

@@ -1,12 +1,11 @@
-import { readFile } from 'node:fs/promises'
-import { describeFsError } from '../data/fixtures.js'
-import { fixtureText, FixtureWriteError, writeFileAtomically } from '../device-client/fixture-file.js'
+import { checkWritable, fixtureText, FixtureWriteError, writeFileAtomically } from '../device-client/fixture-file.js'
 import { RecordRefusedError, recordWithNotes } from '../device-link/record-device.js'
 import { renderJunit } from '../device-link/report-junit.js'
 import { renderReport } from '../device-link/report-text.js'
 import { connectionFrom, DeviceLinkError, type DeviceLinkOptions } from '../device-client/device-target.js'
 import { verifyDevice, type VerifyReport } from '../device-link/verify-device.js'
 import { UsageError } from './args.js'
+import { readCaFile } from './ca-file.js'
 import { deviceHelpText, parseDeviceArgs, type DeviceArgs, type DeviceCommandName } from './device-args.js'
 
 /** Where a device command writes, and what stops it (Ctrl-C). */
@@ -48,14 +47,7 @@ export async function runDeviceCommand (command: DeviceCommandName, argv: readon
 }
 
 async function linkOptions (args: DeviceArgs, signal: AbortSignal | undefined): Promise<DeviceLinkOptions> {
-  let ca: string | undefined
-  if (args.ca !== undefined) {
-    try {
-      ca = await readFile(args.ca, 'utf8')
-    } catch (error) {
-      throw new UsageError(`--ca ${args.ca}: ${describeFsError(error)}`)
-    }
-  }
+  const ca = args.ca === undefined ? undefined : await readCaFile(args.ca)
   const options: DeviceLinkOptions = {
     target: args.target as string,
     token: args.token as string,
@@ -79,6 +71,7 @@ async function linkOptions (args: DeviceArgs, signal: AbortSignal | undefined): 
 const FLAGS: Record<string, string> = { cameras: 'camera', runTimeout: 'run-timeout' }
 
 async function verify (args: DeviceArgs, options: DeviceLinkOptions, io: CommandIo): Promise<number> {
+  if (args.junit !== undefined) await checkWritable(args.junit, { replace: true })
   const report = await verifyDevice(options)
   if (args.junit !== undefined) await writeFileAtomically(args.junit, renderJunit(report, { strict: args.strict }), { replace: true })
   writeReport(report, args, io)
@@ -88,6 +81,8 @@ async function verify (args: DeviceArgs, options: DeviceLinkOptions, io: Command
 
 async function record (args: DeviceArgs, options: DeviceLinkOptions, io: CommandIo): Promise<number> {
   const out = args.out as string
+  // Before the device is read: a run can take minutes.
+  await checkWritable(out, { replace: args.force })
   let recording
   try {
     recording = await recordWithNotes(options)

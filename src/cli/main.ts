@@ -12,6 +12,11 @@ export interface CommandLineIo {
   stderr: { write: (text: string) => unknown }
   /** What stops a run against a device (Ctrl-C, SIGTERM); asked for only by the commands that run one. */
   stopSignal: () => AbortSignal
+  /**
+   * Takes over a server that started, before its ready line: a script that signals as soon as it reads the
+   * line finds the stop in place.
+   */
+  serving: (nvr: MockNvr) => void
 }
 
 const EXIT_OK = 0
@@ -19,10 +24,10 @@ const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
 
 /**
- * Runs one mock-nvr command line. Resolves with the exit code of a command that is done, or with the server
- * that started, which runs until it is closed. Nothing here throws for a user's mistake.
+ * Runs one mock-nvr command line. Resolves with the exit code of a command that is done, or with undefined
+ * once a server started and was handed to io.serving. Nothing here throws for a user's mistake.
  */
-export async function runCommandLine (argv: readonly string[], io: CommandLineIo): Promise<number | MockNvr> {
+export async function runCommandLine (argv: readonly string[], io: CommandLineIo): Promise<number | undefined> {
   const [first, ...rest] = argv
   // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
   if (isDeviceCommand(first)) {
@@ -69,9 +74,10 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   } catch (error) {
     return await failToStart(io, error)
   }
+  io.serving(nvr)
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
   io.stdout.write(`mock-nvr listening on ${nvr.url}\n`)
-  return nvr
+  return undefined
 }
 
 async function failToStart (io: CommandLineIo, error: unknown): Promise<number> {

@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises'
-import { describeFsError } from '../data/fixtures.js'
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
+import { parseTarget, type DeviceLinkError } from '../device-client/device-target.js'
 import { UsageError } from './args.js'
+import { readCaFile } from './ca-file.js'
 
-const VALUE_FLAGS = ['target', 'record', 'ca', 'timeout'] as const
+// Each flag that takes a value, with the placeholder its messages show.
+const VALUE_FLAGS: Record<string, string> = { target: 'URL', record: 'FILE', ca: 'FILE', timeout: 'MS' }
 const SWITCHES = ['insecure'] as const
 // The device's data and tokens are used: these serve options have nothing to act on.
 const NOT_FOR_PROXY = ['fixtures', 'generate', 'watch', 'token']
@@ -18,9 +19,9 @@ export async function parseProxyArgs (argv: readonly string[]): Promise<{ proxy:
     const arg = argv[index] as string
     const [name, inline] = arg.startsWith('--') ? splitFlag(arg.slice(2)) : [undefined, undefined]
     if (arg === '--help' || arg === '-h') help = true
-    else if ((VALUE_FLAGS as readonly string[]).includes(name as string)) {
+    else if (Object.hasOwn(VALUE_FLAGS, name as string)) {
       const value = inline ?? argv[++index]
-      if (value === undefined || value === '') throw new UsageError(`--${name as string} needs a value`)
+      if (value === undefined || value === '') throw new UsageError(`--${name as string} needs a value: --${name as string} ${VALUE_FLAGS[name as string] as string}`)
       values[name as string] = value
     } else if ((SWITCHES as readonly string[]).includes(name as string)) switches.add(name as string)
     else if (NOT_FOR_PROXY.includes(name as string)) throw new UsageError(`--${name as string} does not apply to proxy: the device's data and tokens are used`)
@@ -33,14 +34,14 @@ export async function parseProxyArgs (argv: readonly string[]): Promise<{ proxy:
     if (!/^\d+$/.test(values.timeout) || Number(values.timeout) === 0) throw new UsageError(`--timeout must be a whole number of milliseconds, at least 1, not '${values.timeout}'`)
     timeout = Number(values.timeout)
   }
-  let ca: string | undefined
-  if (values.ca !== undefined) {
-    try {
-      ca = await readFile(values.ca, 'utf8')
-    } catch (error) {
-      throw new UsageError(`--ca ${values.ca}: ${describeFsError(error)}`)
-    }
+  let base: URL
+  try {
+    base = parseTarget(values.target)
+  } catch (error) {
+    throw new UsageError(`--target: ${(error as DeviceLinkError).message}`)
   }
+  const ca = values.ca === undefined ? undefined : await readCaFile(values.ca)
+  if (ca !== undefined && base.protocol !== 'https:') throw new UsageError('--ca: a CA certificate is only of use with an https:// target')
   const proxy: ProxyOptions = {
     target: values.target,
     ...(timeout === undefined ? {} : { timeout }),

@@ -1,3 +1,5 @@
+import { clearInterval, setInterval, setTimeout } from 'node:timers'
+import { isatty } from 'node:tty'
 import type { FastifyBaseLogger } from 'fastify'
 
 /** Signals that ask for a stop. SIGHUP comes when the terminal goes away (an SSH drop, a closed tab). */
@@ -20,14 +22,16 @@ export interface GracefulStop {
  * signals (SIGSEGV, SIGBUS, ...) are left alone: trapping them makes a crash while exiting loop forever.
  */
 export function stopGracefully ({ graceMs, log, close, env = process.env, parentCheckMs = 500 }: GracefulStop): void {
+  const terminals = [0, 1, 2].filter(fd => isatty(fd))
+  const exit = (code: number): void => exitProcess(code, terminals)
   let stopping = false
   function stop (exitCode: number, reason: () => void): void {
-    if (stopping) process.exit(1)
+    if (stopping) exit(1)
     stopping = true
     // Logging may fail when the terminal is gone; that must not keep the process from stopping.
     try { reason() } catch {}
-    setTimeout(() => process.exit(1), graceMs).unref()
-    close().then(() => process.exit(exitCode), () => process.exit(1))
+    setTimeout(() => exit(1), graceMs).unref()
+    close().then(() => exit(exitCode), () => exit(1))
   }
   for (const signal of STOP_SIGNALS) {
     process.on(signal, () => stop(0, () => log.info({ signal }, 'stopping')))
@@ -47,4 +51,25 @@ export function stopGracefully ({ graceMs, log, close, env = process.env, parent
   /* c8 ignore next 2: a defect's own path; the tests cannot cause one */
   process.on('uncaughtException', error => stop(1, () => log.error({ err: error }, 'stopping after an unexpected error')))
   process.on('unhandledRejection', error => stop(1, () => log.error({ err: error }, 'stopping after an unexpected error')))
+}
+
+/** What exitProcess uses of the process: the process itself, or a stand-in in a test. */
+export interface ExitingProcess {
+  pid: number
+  kill: (pid: number, signal: NodeJS.Signals) => unknown
+  removeAllListeners: (event: NodeJS.Signals) => unknown
+  exit: (code: number) => unknown
+}
+
+/**
+ * Exits with the code; but once a terminal the process started on is gone, by SIGHUP's own default action, as a
+ * program ends on a hang-up: a normal exit resets the terminal, and Node 20 aborts (SIGABRT, then SIGSEGV) when it
+ * cannot. `terminals` are the standard streams that were terminals at start.
+ */
+export function exitProcess (code: number, terminals: readonly number[], isTerminal: (fd: number) => boolean = isatty, proc: ExitingProcess = process): void {
+  if (terminals.some(fd => !isTerminal(fd))) {
+    proc.removeAllListeners('SIGHUP')
+    proc.kill(proc.pid, 'SIGHUP')
+  }
+  proc.exit(code)
 }

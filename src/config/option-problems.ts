@@ -1,11 +1,8 @@
-import { isIPv6 } from 'node:net'
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import type { TSchema } from '@sinclair/typebox'
-import { toDelayRange } from '../util/delay.js'
-import { describeOversize } from '../data/generate-size.js'
+import { toDelayRange, type Delay } from '../util/delay.js'
 import { ANY_ORIGIN, describeNonOrigin } from '../wire/origin.js'
-import type { ResolvedOptions } from './options.js'
 
 /**
  * One thing wrong with the options. The sentence is put together by the caller's naming: a library caller
@@ -23,11 +20,32 @@ export interface OptionsProblem {
 /** Options whose values never appear in a message. */
 export const SECRET_OPTIONS: ReadonlySet<string> = new Set(['tokens', 'adminToken'])
 
-/** The first problem of the options, the schema's checks first; undefined when there is none. */
-export function findOptionsProblem (check: TypeCheck<TSchema>, options: Record<string, unknown>): OptionsProblem | undefined {
+/** What options are checked for once their schema passes: a problem of theirs, or undefined. */
+export type OptionsCheck<T> = (options: T) => OptionsProblem | undefined
+
+/**
+ * The first problem of the options, undefined when there is none: the schema's checks first, then what it cannot
+ * say of one value (a range's order, origins), then `combination` (options that go, or never go, together).
+ * No Node built-in here: the MSW handlers check their options with it in a browser.
+ */
+export function findOptionsProblem<T extends object> (check: TypeCheck<TSchema>, options: T, combination?: OptionsCheck<T>): OptionsProblem | undefined {
   const error = check.Errors(options).First()
   if (error !== undefined) return schemaProblem(error)
-  return combinationProblem(options as ResolvedOptions)
+  return valueProblem(options) ?? combination?.(options)
+}
+
+/** Options that cannot be used; the message names each option by its key, as the caller passed it. */
+export class OptionsError extends Error {
+  constructor (messageOrProblem: string | OptionsProblem) {
+    super(typeof messageOrProblem === 'string' ? messageOrProblem : describeForLibrary(messageOrProblem))
+    this.name = 'OptionsError'
+  }
+}
+
+// "option port", "option generate.cameras", "option corsOrigins[1]".
+function describeForLibrary ({ keys, path, sentence }: OptionsProblem): string {
+  const where = path.split('/').slice(1).map(part => /^\d+$/.test(part) ? `[${part}]` : `.${part}`).join('')
+  return sentence(keys.map((key, index) => `option ${key}${index === 0 ? where : ''}`), value => JSON.stringify(value))
 }
 
 function schemaProblem (error: ValueError): OptionsProblem {
@@ -42,7 +60,7 @@ function schemaProblem (error: ValueError): OptionsProblem {
 }
 
 /** A problem of one option's value: "NAME must be …, not VALUE", the value left out when undefined. */
-function fieldProblem (key: string, path: string, message: string, value?: unknown, hint?: string): OptionsProblem {
+export function fieldProblem (key: string, path: string, message: string, value?: unknown, hint?: string): OptionsProblem {
   return {
     keys: [key],
     path,
@@ -70,36 +88,11 @@ function describeSchemaError ({ type, schema }: ValueError): string {
   }
 }
 
-// What the schema cannot say: a range's order, a size's total, origins, and options that go (or never go) together.
-function combinationProblem (options: ResolvedOptions): OptionsProblem | undefined {
-  const { host, latency, generate, corsOrigins, tlsCert, tlsKey, tlsSelfSigned, adminToken, tokens } = options
-  // A URL or host:port would only fail later, as a host name that cannot be found.
-  if (/[\s/@]/.test(host) || (host.includes(':') && !isIPv6(host))) {
-    return fieldProblem('host', '', 'must be a host name or an IP address alone, without scheme, port or path (like 127.0.0.1, 0.0.0.0 or ::)', host)
-  }
+// What the schema cannot say of one value: a range's order, and origins that would never match.
+function valueProblem ({ latency, corsOrigins }: { latency?: Delay, corsOrigins?: readonly string[] }): OptionsProblem | undefined {
   const range = latency === undefined ? undefined : toDelayRange(latency)
   if (typeof range === 'string') return fieldProblem('latency', '', range)
-  const oversize = generate === undefined ? undefined : describeOversize(generate)
-  if (oversize !== undefined) return fieldProblem('generate', '', oversize)
-  const origins = originProblem(corsOrigins)
-  if (origins !== undefined) return origins
-
-  if (tlsSelfSigned && (tlsCert !== undefined || tlsKey !== undefined)) {
-    return together(['tlsSelfSigned', tlsCert === undefined ? 'tlsKey' : 'tlsCert'], (self, files) => `${self} cannot be combined with ${files}: choose one`)
-  }
-  if ((tlsCert === undefined) !== (tlsKey === undefined)) {
-    return together(tlsCert === undefined ? ['tlsKey', 'tlsCert'] : ['tlsCert', 'tlsKey'], (given, missing) => `${given} needs ${missing} too: give both or neither`)
-  }
-  if (adminToken !== undefined && tokens.includes(adminToken)) {
-    return together(['adminToken', 'tokens'], (admin, device) => `the same token cannot be both ${admin} and ${device}: the admin token must never open the device API`)
-  }
-  if (generate !== undefined && options.fixtures !== undefined) {
-    return together(['generate', 'fixtures'], (a, b) => `${a} cannot be combined with ${b}: generated data is served instead of fixture files`)
-  }
-  if (generate !== undefined && options.watch) {
-    return together(['watch', 'generate'], (a, b) => `${a} cannot be combined with ${b}: only fixture files can be watched`)
-  }
-  return undefined
+  return corsOrigins === undefined ? undefined : originProblem(corsOrigins)
 }
 
 function originProblem (origins: readonly string[]): OptionsProblem | undefined {
@@ -116,6 +109,7 @@ function originProblem (origins: readonly string[]): OptionsProblem | undefined 
   return undefined
 }
 
-function together (keys: [string, string], sentence: (first: string, second: string) => string): OptionsProblem {
+/** A problem of two options given together, or one given without the other. */
+export function together (keys: [string, string], sentence: (first: string, second: string) => string): OptionsProblem {
   return { keys, path: '', sentence: ([first, second]) => sentence(first as string, second as string) }
 }

@@ -1,11 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { FastifyBaseLogger } from 'fastify'
-import { DelaySchema } from '../util/delay.js'
 import { GenerateSizeSchema } from '../data/generate-size.js'
 import { DEFAULT_JOURNAL_SIZE } from '../control/journal.js'
+import { combinationProblem } from './combination-problems.js'
 import { DEFAULT_LIMITS } from './limits.js'
-import { findOptionsProblem, type OptionsProblem } from './option-problems.js'
+import { findOptionsProblem, OptionsError, type OptionsProblem } from './option-problems.js'
+import { SHARED_OPTION_DEFAULTS, SharedOptionSchemas } from './shared-options.js'
+
+export { OptionsError }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -25,16 +28,13 @@ export const OptionsSchema = Type.Object({
   tlsSelfSigned: Type.Boolean(),
   /** A fixture file or a folder of them; the bundled demo data when absent. */
   fixtures: Type.Optional(Type.String({ minLength: 1 })),
-  /** Accepted bearer tokens; when empty, any non-empty token is accepted. */
-  tokens: Type.Array(Type.String({ minLength: 1, pattern: '^\\S+$' })),
-  /** Origins a browser may call from (scheme://host[:port]); when empty, or only '*', any origin. */
-  corsOrigins: Type.Array(Type.String({ minLength: 1 })),
+  tokens: SharedOptionSchemas.tokens,
+  corsOrigins: SharedOptionSchemas.corsOrigins,
   /** pino level, or silent. */
   logLevel: Type.Union(LOG_LEVELS.map(level => Type.Literal(level)), { description: `one of ${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1) as string}` }),
   /** Human-readable logs instead of JSON lines. */
   prettyLogs: Type.Boolean(),
-  /** Seed of every random choice (generated data, delay ranges), so a run can be repeated. */
-  seed: Type.Integer({ minimum: 0, maximum: 4294967295 }),
+  seed: SharedOptionSchemas.seed,
   /** Largest request line plus headers, in bytes; it also bounds how long an id in the path can be. */
   maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 }),
   /** Milliseconds a client has to send the request line and headers (a longer request time-out is shortened to it); 0 for no limit. */
@@ -51,8 +51,7 @@ export const OptionsSchema = Type.Object({
   generate: Type.Optional(GenerateSizeSchema),
   /** Bearer token of the admin API under /__admin/; without it the admin API is off. */
   adminToken: Type.Optional(Type.String({ minLength: 1, pattern: '^\\S+$' })),
-  /** Delay of every API request: milliseconds, or { min, max } for a random one (see seed). */
-  latency: Type.Optional(DelaySchema),
+  latency: SharedOptionSchemas.latency,
   /** Let a request ask for its own fault with `Prefer: code=503` or `Prefer: delay=800`. */
   allowPrefer: Type.Boolean(),
   /** How many requests the journal keeps, the oldest dropped first; 0 keeps none. */
@@ -73,11 +72,9 @@ export const LIBRARY_DEFAULTS: ResolvedOptions = {
   port: 0,
   host: '127.0.0.1',
   tlsSelfSigned: false,
-  tokens: [],
-  corsOrigins: [],
+  ...SHARED_OPTION_DEFAULTS,
   logLevel: 'silent',
   prettyLogs: false,
-  seed: 1,
   maxHeaderSize: DEFAULT_MAX_HEADER_SIZE,
   ...DEFAULT_LIMITS,
   watch: false,
@@ -85,19 +82,11 @@ export const LIBRARY_DEFAULTS: ResolvedOptions = {
   journalSize: DEFAULT_JOURNAL_SIZE
 }
 
-/** Options that cannot be used; the message names each option by its key, as the caller passed it. */
-export class OptionsError extends Error {
-  constructor (messageOrProblem: string | OptionsProblem) {
-    super(typeof messageOrProblem === 'string' ? messageOrProblem : describeForLibrary(messageOrProblem))
-    this.name = 'OptionsError'
-  }
-}
-
 const checkOptions = TypeCompiler.Compile(OptionsSchema)
 
 /** The first problem of options already filled in with defaults, or undefined. */
 export function findProblem (options: Record<string, unknown>): OptionsProblem | undefined {
-  return findOptionsProblem(checkOptions, options)
+  return findOptionsProblem(checkOptions, options as ResolvedOptions, combinationProblem)
 }
 
 /** Fills in defaults and checks the result; a bad value throws OptionsError naming the option. */
@@ -107,10 +96,4 @@ export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<M
   const problem = findProblem(options)
   if (problem !== undefined) throw new OptionsError(problem)
   return { ...options, data, logger }
-}
-
-// "option port", "option generate.cameras", "option corsOrigins[1]".
-function describeForLibrary ({ keys, path, sentence }: OptionsProblem): string {
-  const where = path.split('/').slice(1).map(part => /^\d+$/.test(part) ? `[${part}]` : `.${part}`).join('')
-  return sentence(keys.map((key, index) => `option ${key}${index === 0 ? where : ''}`), value => JSON.stringify(value))
 }

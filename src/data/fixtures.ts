@@ -43,7 +43,13 @@ async function fixtureFiles (path: string): Promise<string[]> {
     throw new FixtureError([{ file: path, path: '', message: describeFsError(error) }])
   }
   if (!isDirectory) return [path]
-  const names = (await readdir(path, { withFileTypes: true }))
+  let entries
+  try {
+    entries = await readdir(path, { withFileTypes: true })
+  } catch (error) {
+    throw new FixtureError([{ file: path, path: '', message: describeFsError(error) }])
+  }
+  const names = entries
     // Symbolic links count: mounted config folders (Kubernetes ConfigMaps, for one) are made of them.
     .filter(entry => (entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.json'))
     .map(entry => entry.name)

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { statSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname } from 'node:path'
+import { clearTimeout, setTimeout } from 'node:timers'
 import type { FastifyBaseLogger } from 'fastify'
 import type { DataStore } from './data-store.js'
 import { describeDiff, diffDatasets, type DatasetDiff } from './dataset-diff.js'

@@ -66,5 +66,3 @@ function routeOptions (row: OperationRow) {
 function sendPrepared (reply: { type: (contentType: string) => { send: (body: never) => unknown } }, body: Buffer): void {
   reply.type(JSON_CONTENT_TYPE).send(body as never)
 }
-
-// A refusal waits for --latency like every answer here; an accepted request meets the fault hook next.

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { clearTimeout, setTimeout } from 'node:timers'
 import { DeviceLinkError, type DeviceConnection } from './device-target.js'
 
 /** One request to the device: a path under the target's base, already percent-encoded. */

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto'
 import { API_PREFIX } from '../contract/paths.js'
 
 /** How to reach a device, checked: its base URL, its token, and how long to wait. */
@@ -72,7 +73,7 @@ export function connectionFrom (options: DeviceLinkOptions): DeviceConnection {
   checkPositive('timeout', timeoutMs)
   checkPositive('maxBodyBytes', maxBodyBytes)
   if (options.runTimeout !== undefined) checkPositive('runTimeout', options.runTimeout)
-  if (options.ca !== undefined && base.protocol !== 'https:') throw new DeviceLinkError('a CA certificate is only of use with an https:// target', 'ca')
+  if (options.ca !== undefined) checkCa(options.ca, base)
   return {
     base,
     token: options.token,
@@ -84,7 +85,25 @@ export function connectionFrom (options: DeviceLinkOptions): DeviceConnection {
   }
 }
 
-function checkPositive (name: string, value: unknown): void {
+/** A CA to trust must hold a certificate (a key or a typo'd file would silently trust nothing), for an https:// target. */
+export function checkCa (ca: string, base: URL): void {
+  if (!holdsCertificate(ca)) throw new DeviceLinkError(`the CA must hold a PEM certificate (${PEM_CERTIFICATE})`, 'ca')
+  if (base.protocol !== 'https:') throw new DeviceLinkError('a CA certificate is only of use with an https:// target', 'ca')
+}
+
+const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----'
+
+/** Whether PEM text holds at least one certificate. */
+export function holdsCertificate (pem: string): boolean {
+  try {
+    return new X509Certificate(pem).raw.length > 0
+  } catch {
+    return false
+  }
+}
+
+/** A count of milliseconds or bytes: a whole number of at least 1. */
+export function checkPositive (name: string, value: unknown): void {
   if (!Number.isSafeInteger(value) || (value as number) <= 0) throw new DeviceLinkError(`${name} must be a whole number of at least 1`, name)
 }
 

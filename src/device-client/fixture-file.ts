@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { link, open, rename, unlink } from 'node:fs/promises'
+import { link, open, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { FixtureData } from '../wire/schemas.js'
 
@@ -34,14 +34,24 @@ export async function writeFileAtomically (file: string, text: string, { replace
     if (replace) await rename(temporary, file)
     else await link(temporary, file)
   } catch (error) {
-    throw new FixtureWriteError(describeWriteError(file, error))
+    throw new FixtureWriteError(describeWriteError(file, (error as NodeJS.ErrnoException).code))
   } finally {
     await unlink(temporary).catch(() => {})
   }
 }
 
-function describeWriteError (file: string, error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code
+/**
+ * Refuses, before any work, a file that writeFileAtomically would refuse at the end: one that exists
+ * (without replace), a folder, or one whose folder does not exist. The write checks again.
+ */
+export async function checkWritable (file: string, { replace = false } = {}): Promise<void> {
+  const [target, folder] = await Promise.all([stat(file).catch(() => undefined), stat(dirname(file)).catch(() => undefined)])
+  if (target?.isDirectory() === true) throw new FixtureWriteError(`${file} is a folder: give a file name`)
+  if (target !== undefined && !replace) throw new FixtureWriteError(describeWriteError(file, 'EEXIST'))
+  if (folder?.isDirectory() !== true) throw new FixtureWriteError(describeWriteError(file, 'ENOENT'))
+}
+
+function describeWriteError (file: string, code: string | undefined): string {
   if (code === 'EEXIST') return `${file} exists already: pass --force to replace it`
   if (code === 'ENOENT') return `${file} cannot be written: its folder does not exist`
   return `${file} cannot be written (${String(code)})`

@@ -1,5 +1,7 @@
+import { clearTimeout, setTimeout } from 'node:timers'
 import { DeviceClient, NoAnswerError, unreachableError, type DeviceAnswer, type DeviceRequest } from '../device-client/device-client.js'
 import { connectionFrom, describeTarget, DeviceLinkError, type DeviceConnection, type DeviceLinkOptions } from '../device-client/device-target.js'
+import { redactStrings, tokenRedactor } from '../device-client/token-redaction.js'
 
 /** One run against a device: its connection, a client, the time limit of the run, and token redaction. */
 export class DeviceRun {
@@ -20,6 +22,7 @@ export class DeviceRun {
     this.connection = { ...checked, signal: this.#controller.signal }
     this.client = new DeviceClient(this.connection)
     this.target = describeTarget(checked.base)
+    this.redact = tokenRedactor(checked.token)
     if (options.signal?.aborted === true) this.#controller.abort()
     options.signal?.addEventListener('abort', this.#stopFromOutside)
     if (options.runTimeout !== undefined) this.#timer = setTimeout(() => this.#controller.abort(), options.runTimeout)
@@ -42,8 +45,13 @@ export class DeviceRun {
     return error.unreachable ? unreachableError(error, this.target) : undefined
   }
 
-  /** Replaces the token wherever it appears in text the device sent. */
-  readonly redact = (text: string): string => text.replaceAll(this.connection.token, '[token]')
+  /** Replaces the token wherever it appears in text the device sent, in any of its forms. */
+  readonly redact: (text: string) => string
+
+  /** A report with the token replaced in every string: line ids, JSON paths and request paths come from the device too. */
+  redactAll<T> (report: T): T {
+    return redactStrings(report, this.redact)
+  }
 
   end (): void {
     clearTimeout(this.#timer)

@@ -38,7 +38,7 @@ export async function recordWithNotes (options: DeviceLinkOptions): Promise<Reco
     const cameras = [...new Set(options.cameras)]
     const reading = await readDevice(run, cameras)
     if (reading.violations.length > 0) {
-      throw new RecordRefusedError({ target: run.target, time, cameras, violations: reading.violations, differences: [] })
+      throw new RecordRefusedError(run.redactAll({ target: run.target, time, cameras, probedCamera: null, violations: reading.violations, differences: [] }))
     }
     const reformatted = reading.cameras
       .filter(camera => !new ServedCamera(camera.validLines).listBody.equals(camera.listBody as Buffer))

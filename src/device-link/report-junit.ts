@@ -3,7 +3,7 @@ import { describeObservation } from './report-text.js'
 
 /**
  * The report as JUnit XML for CI systems: one test case per camera for the contract, one per difference
- * for the unspecified cases, which fail only with strict.
+ * for the unspecified cases, which fail only with strict (a skipped one when none were compared).
  */
 export function renderJunit (report: VerifyReport, { strict = false } = {}): string {
   const cameraCases = report.cameras.map(camera => {
@@ -17,6 +17,7 @@ export function renderJunit (report: VerifyReport, { strict = false } = {}): str
     const body = strict ? `<failure message="differs from mock-nvr" type="difference">${escape(detail)}</failure>` : `<system-out>${escape(detail)}</system-out>`
     return `    <testcase classname="unspecified behaviour" name="${escape(difference.case)}">${body}</testcase>`
   })
+  if (report.probedCamera === null) differenceCases.push('    <testcase classname="unspecified behaviour" name="not compared"><skipped message="no camera answered its list"/></testcase>')
   const violationFailures = report.cameras.filter(camera => report.violations.some(violation => violation.camera === camera)).length
   const differenceFailures = strict ? report.differences.length : 0
   return [
@@ -25,7 +26,7 @@ export function renderJunit (report: VerifyReport, { strict = false } = {}): str
     `  <testsuite name="contract" tests="${cameraCases.length}" failures="${violationFailures}" timestamp="${report.time}">`,
     ...cameraCases,
     '  </testsuite>',
-    `  <testsuite name="unspecified behaviour" tests="${differenceCases.length}" failures="${differenceFailures}" timestamp="${report.time}">`,
+    `  <testsuite name="unspecified behaviour" tests="${differenceCases.length}" failures="${differenceFailures}"${report.probedCamera === null ? ' skipped="1"' : ''} timestamp="${report.time}">`,
     ...differenceCases,
     '  </testsuite>',
     '</testsuites>',

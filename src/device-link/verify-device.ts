@@ -24,6 +24,8 @@ export interface VerifyReport {
   /** When the run started, as an ISO timestamp. */
   time: string
   cameras: string[]
+  /** The camera the unspecified cases were asked on (the first that answered its list); null when none did, so none were compared. */
+  probedCamera: string | null
   violations: Violation[]
   differences: Difference[]
 }
@@ -38,16 +40,15 @@ export async function verifyDevice (options: DeviceLinkOptions): Promise<VerifyR
   try {
     const cameras = [...new Set(options.cameras)]
     const reading = await readDevice(run, cameras)
-    const differences = await compareUnspecified(run, reading.cameras)
-    return { target: run.target, time, cameras, violations: reading.violations, differences }
+    const probeData = chooseProbeData(reading.cameras)
+    const differences = probeData === undefined ? [] : await compareUnspecified(run, reading.cameras, probeData)
+    return run.redactAll({ target: run.target, time, cameras, probedCamera: probeData?.camera ?? null, violations: reading.violations, differences })
   } finally {
     run.end()
   }
 }
 
-async function compareUnspecified (run: DeviceRun, cameras: CameraReading[]): Promise<Difference[]> {
-  const probeData = chooseProbeData(cameras)
-  if (probeData === undefined) return []
+async function compareUnspecified (run: DeviceRun, cameras: CameraReading[], probeData: ProbeData): Promise<Difference[]> {
   const mock = await MockAnswers.on(cameras.map(camera => ({ id: camera.id, lines: camera.validLines }) satisfies CameraLines), run.connection.token)
   const differences: Difference[] = []
   try {
@@ -66,9 +67,7 @@ async function compareUnspecified (run: DeviceRun, cameras: CameraReading[]): Pr
 async function askDevice (run: DeviceRun, method: string, path: string, headers: Record<string, string>): Promise<Observation> {
   try {
     const answer = await run.send({ method, path, headers }, false)
-    const observation = observe(answer.status, answer.headers, answer.body)
-    for (const name of Object.keys(observation.headers)) observation.headers[name] = run.redact(observation.headers[name] as string)
-    return observation
+    return observe(answer.status, answer.headers, answer.body)
   } catch (error) {
     if (!(error instanceof NoAnswerError)) throw error
     return noAnswer(error.message)

@@ -3,7 +3,8 @@ import { API_PREFIX } from '../contract/paths.js'
 import type { CountingLine } from '../wire/schemas.js'
 import { checkListAnswer, checkRetrievedLine, type Violation } from '../device-client/contract-check.js'
 import { DeviceClient, NoAnswerError, type DeviceAnswer } from '../device-client/device-client.js'
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, describeTarget, parseTarget } from '../device-client/device-target.js'
+import { checkCa, checkPositive, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, describeTarget, parseTarget } from '../device-client/device-target.js'
+import { redactStrings, tokenRedactor } from '../device-client/token-redaction.js'
 import { ProxyRecording } from './proxy-recording.js'
 
 /** Where the proxy forwards /nvr/v1 to, and what it keeps. */
@@ -35,6 +36,8 @@ export class DeviceProxy {
 
   constructor ({ target, timeout = DEFAULT_TIMEOUT_MS, ca, insecure = false, record }: ProxyOptions) {
     const base = parseTarget(target)
+    checkPositive('timeout', timeout)
+    if (ca !== undefined) checkCa(ca, base)
     this.target = describeTarget(base)
     this.#client = new DeviceClient({ base, token: '', timeoutMs: timeout, insecure, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ...(ca === undefined ? {} : { ca }) })
     this.recording = record === undefined ? undefined : new ProxyRecording(record)
@@ -56,8 +59,9 @@ export class DeviceProxy {
     const pathname = url.split('?')[0] as string
     const read = parseRead(pathname)
     if (read === undefined) return 0
-    const token = authorization?.split(' ').at(-1)
-    const context = { camera: read.camera, request: `GET ${pathname}`, redact: (text: string) => token === undefined || token === '' ? text : text.replaceAll(token, '[token]') }
+    // The client's credentials, whatever the scheme: the device may echo them back.
+    const redact = tokenRedactor(authorization?.slice(authorization.indexOf(' ') + 1).trim() ?? '')
+    const context = { camera: read.camera, request: `GET ${pathname}`, redact }
     let violations: Violation[]
     if (read.line === undefined) {
       const checked = checkListAnswer(answer, context)
@@ -70,7 +74,7 @@ export class DeviceProxy {
     this.#violations += violations.length
     if (violations.length > 0 && !this.#loggedPaths.has(pathname)) {
       this.#loggedPaths.add(pathname)
-      for (const { camera, line, path, problem } of violations) log.warn({ camera, line, path, problem }, `the device broke the contract at ${pathname}`)
+      for (const { camera, line, path, problem } of redactStrings(violations, redact)) log.warn({ camera, line, path, problem }, `the device broke the contract at ${redact(pathname)}`)
     }
     return violations.length
   }

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { loadFixtures } from '../data/fixtures.js'
 import type { CountingLine, FixtureData } from '../wire/schemas.js'
-import { fixtureText, writeFileAtomically } from '../device-client/fixture-file.js'
+import { checkWritable, fixtureText, writeFileAtomically } from '../device-client/fixture-file.js'
 
 /**
  * The lists and lines that passed through the proxy and kept the contract, kept to be written as a
@@ -15,6 +15,12 @@ export class ProxyRecording {
 
   constructor (file: string) {
     this.file = file
+  }
+
+  /** Refuses at the start what would fail at the stop: a file that cannot be written, or one whose fixtures cannot be merged with. */
+  async check (): Promise<void> {
+    await checkWritable(this.file, { replace: true })
+    await this.#existing()
   }
 
   /** A camera's whole list, in the device's order. */
@@ -38,8 +44,12 @@ export class ProxyRecording {
     return { cameras: merged.cameras?.length ?? 0, countingLines: merged.counting_lines?.length ?? 0 }
   }
 
+  #existing (): Promise<{ cameraIds: string[], lines: CountingLine[] }> {
+    return stat(this.file).then(() => loadFixtures(this.file), () => ({ cameraIds: [], lines: [] }))
+  }
+
   async #merged (): Promise<FixtureData> {
-    const existing = await stat(this.file).then(() => loadFixtures(this.file), () => ({ cameraIds: [], lines: [] }))
+    const existing = await this.#existing()
     const cameraIds = [...existing.cameraIds]
     const lines = new Map<string, Map<string, CountingLine>>(cameraIds.map(id => [id, new Map()]))
     for (const line of existing.lines) lines.get(line.camera_id)?.set(line.id, line)

@@ -1,4 +1,5 @@
 import { writeSync, writev } from 'node:fs'
+import { clearTimeout, setTimeout } from 'node:timers'
 
 const CHUNK_SIZE = 64 * 1024
 // UTF-8 takes at most three bytes for one UTF-16 unit, so a line of n units fits in 3n bytes.

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import { ADMIN_PREFIX } from '../contract/paths.js'
+import { ADMIN_PREFIX, API_PREFIX } from '../contract/paths.js'
 import { buildApp } from '../app/build-app.js'
+import { DASHBOARD_PATH } from '../admin-api/dashboard-page.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { MockControl } from '../control/mock-control.js'
 import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
@@ -15,7 +16,6 @@ import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
 import { DeviceProxy, type ProxyOptions } from '../device-proxy/device-proxy.js'
-import { API_PREFIX } from '../contract/paths.js'
 import { DeviceLinkError } from '../device-client/device-target.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
@@ -42,6 +42,7 @@ export type StartOptions = MockNvrOptions & {
 export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOptions = {}): Promise<MockNvr> {
   const options = resolveOptions(input)
   const proxy = proxyOptions === undefined ? undefined : startProxy(proxyOptions, input)
+  await proxy?.recording?.check()
   const tls = await loadTls(options)
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
   const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the device at ${proxy.target}`, note: undefined }
@@ -112,7 +113,8 @@ function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): DeviceP
   try {
     return new DeviceProxy(proxyOptions)
   } catch (error) {
-    throw new OptionsError(`option proxy.target is invalid: ${(error as DeviceLinkError).message}`)
+    const { option, message } = error as DeviceLinkError
+    throw new OptionsError(`option proxy.${option as string} is invalid: ${message}`)
   }
 }
 
@@ -136,7 +138,7 @@ function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
 }
 
 function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {
-  if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token`)
+  if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token; its dashboard at ${DASHBOARD_PATH}/`)
   if (latency !== undefined) app.log.info({ latency }, 'every API request is delayed')
   if (allowPrefer) app.log.info('Prefer headers may ask for a status or a delay (code=…, delay=…)')
 }

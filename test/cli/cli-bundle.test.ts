@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -56,4 +56,11 @@ t.test('the bundled CLI serves the dashboard from the package folder when the ad
   t.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8')
   cli.child.kill('SIGTERM')
   t.equal(await cli.exit, 0)
+})
+
+// src/ and node_modules are not in the package: a source the map names without its text opens nowhere.
+t.test('the bundle\'s source map carries the text of every source it names', async t => {
+  const { sources, sourcesContent } = JSON.parse(await readFile(`${bundle}.map`, 'utf8')) as { sources: string[], sourcesContent: Array<string | null> }
+  t.ok(sources.some(source => source.includes('node_modules/ret/')), 'a dependency whose own map lacks its sources is in it')
+  t.strictSame(sources.filter((_, index) => typeof sourcesContent[index] !== 'string'), [])
 })

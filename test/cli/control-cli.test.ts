@@ -25,7 +25,7 @@ t.test('through the CLI: the admin API with its env token, faults, and a delayed
   const cli = runCli(['--port', '0', '--log-level', 'debug', '--allow-prefer', '--latency', '1-2', '--journal-size', '50'], { MOCK_NVR_ADMIN_TOKEN: 'cli-admin-secret' })
   t.teardown(() => { cli.child.kill() })
   const url = await cli.ready
-  await printed(cli, 'admin API on at /__admin/')
+  await printed(cli, 'admin API on at /__admin/, for callers with the admin token; its dashboard at /__admin/ui/')
   const admin = { authorization: 'Bearer cli-admin-secret', 'content-type': 'application/json' }
   const injected = await fetch(`${url}/__admin/faults`, { method: 'POST', headers: admin, body: JSON.stringify({ status: 503, times: 1 }) })
   t.equal(injected.status, 201)

@@ -1,3 +1,4 @@
+import * as fsPromises from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
@@ -180,4 +181,15 @@ t.test('unreadable paths are named', async t => {
   ])
   t.strictSame(await problemsOf(loadFixtures(join(dir, 'nope.json'))), [{ file: join(dir, 'nope.json'), path: '', message: 'no such file or folder' }])
   t.strictSame(await problemsOf(loadFixtures(join(dir, 'empty'))), [{ file: join(dir, 'empty'), path: '', message: 'the folder holds no .json file' }])
+})
+
+// Root reads any folder, so the refusal a user without the right gets is made by a stand-in readdir.
+t.test('a folder that cannot be listed is named like a file that cannot be read', async t => {
+  const refused = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })
+  const { loadFixtures: load } = await t.mockImport<typeof import('../../src/data/fixtures.js')>('../../src/data/fixtures.js', {
+    'node:fs/promises': { ...fsPromises, readdir: async () => { throw refused } }
+  })
+  const dir = t.testdir({ locked: {} })
+  // The stand-in module has FixtureError of its own, so the error is matched by its shape.
+  await t.rejects(load(join(dir, 'locked')), { name: 'FixtureError', problems: [{ file: join(dir, 'locked'), path: '', message: 'cannot be read (EACCES)' }] })
 })

@@ -5,6 +5,7 @@ import { startMockNvr } from '../../src/index.js'
 import { runDeviceCommand } from '../../src/cli/device-commands.js'
 import { line } from '../helpers/app.js'
 import { mockLikeDevice, startFakeDevice } from '../helpers/fake-device.js'
+import { makeCertificate } from '../helpers/tls.js'
 
 const TOKEN = 'cli-token-7f3a'
 
@@ -33,9 +34,18 @@ t.test('usage errors name the flag and exit 2', async t => {
     [['verify', '--target', 'x', '--token', 't', '--camera', 'c'], '--target: the target must be a URL like https://nvr.local:8443'],
     [['verify', '--target', 'http://x', '--token', 'a b', '--camera', 'c'], '--token: the token must be one word of visible ASCII characters (no spaces)'],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--ca', join(folder, 'none.pem')], `--ca ${join(folder, 'none.pem')}: no such file or folder`],
-    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--out', 'f'], "Unknown option '--out'"],
+    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--out', 'f'], 'unknown flag --out'],
+    [['record', '-x'], 'unknown flag -x'],
     [['verify', 'extra'], "unexpected argument 'extra'"],
-    [['verify', '--target'], "Option '--target <value>' argument missing"]
+    [['verify', '--', '--target'], "unexpected argument '--target'"],
+    // In the main command's words (args.ts), never Node's parseArgs wording.
+    [['verify', '--target'], '--target needs a value: --target URL'],
+    [['record', '--target', 'http://x', '--out'], '--out needs a value: --out FILE'],
+    [['verify', '--target', '--token', 't'], '--target needs a value, but --token follows it'],
+    [['verify', '--json=1'], '--json takes no value: give --json to turn it on, leave it out for off'],
+    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--run-timeout', '-1'], "--run-timeout must be a whole number of milliseconds, at least 1, not '-1'"],
+    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--junit='], '--junit must not be empty'],
+    [['verify', '--target', 'https://x', '--token', 't', '--camera', 'c', '--ca='], '--ca must not be empty']
   ]
   for (const [argv, message] of cases) {
     const { code, stdout, stderr } = await run(argv)
@@ -44,8 +54,16 @@ t.test('usage errors name the flag and exit 2', async t => {
     t.equal(stderr, `mock-nvr: ${message}. Run mock-nvr ${argv[0] as string} --help for the flags.\n`)
   }
   const ca = join(folder, 'ca.pem')
-  await writeFile(ca, 'PEM')
+  await writeFile(ca, (await makeCertificate()).cert)
   t.match((await run(['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--ca', ca])).stderr, '--ca: a CA certificate is only of use with an https:// target')
+  const key = join(folder, 'key.pem')
+  await writeFile(key, (await makeCertificate()).key)
+  const notCertificate = await run(['verify', '--target', 'https://x', '--token', 't', '--camera', 'c', '--ca', key])
+  t.equal(notCertificate.code, 2, 'a --ca file without a certificate would trust nothing: refused before any request')
+  t.equal(notCertificate.stderr, `mock-nvr: --ca ${key}: holds no PEM certificate (-----BEGIN CERTIFICATE-----). Run mock-nvr verify --help for the flags.\n`)
+  // A token may start with a dash, and --help wins over anything else given.
+  t.match((await run(['verify', '--target', 'x', '--token', '-dash', '--camera', 'c'])).stderr, '--target: the target must be a URL')
+  t.equal((await run(['record', '--bogus', '-h'])).code, 0)
 })
 
 t.test('--help of each command', async t => {
@@ -71,8 +89,16 @@ t.test('verify: the readable report, --json, --junit and --strict, without the t
   t.equal(text.code, 0, 'differences alone do not fail')
   t.match(text.stdout, `mock-nvr verify ${url}`)
   t.match(text.stdout, 'Contract: no violations')
-  t.match(text.stdout, "Unspecified behaviour: 1 difference from mock-nvr's decisions")
-  t.match(text.stdout, /PUT on the list\s+PUT \/nvr\/v1\/cameras\/cam-1\/counting_lines\s+403; not JSON; content-type: text\/plain; allow: \(none\);.*\s+405; error envelope; allow: GET, HEAD; content-type: application\/json; charset=utf-8/)
+  t.match(text.stdout, "Unspecified behaviour (asked on camera cam-1): 1 difference from mock-nvr's decisions")
+  const rows = text.stdout.split('\n')
+  const first = rows.findIndex(row => row.startsWith('  PUT on the list'))
+  t.match(rows.slice(first, first + 4), [
+    /^ {2}PUT on the list\s+status, body\s+403, not JSON\s+405, error envelope$/,
+    /^ {2}PUT \/nvr\/v1\/cameras\/cam-1\/counting_lines\s+content-type\s+text\/plain\s+application\/json; charset=utf-8$/,
+    /^\s+allow\s+\(none\)\s+GET, HEAD$/,
+    /^\s+access-control-allow-origin\s+\(none\)\s+\*$/
+  ], 'a row for the status and body, and one for each header that differs, the request under the case')
+  t.ok(rows.every(row => row.length <= 160), 'no line wider than a wide terminal')
   t.match(text.stdout, 'OK: no violations, 1 difference')
   t.notMatch(text.stdout, '\u001b[')
   const xml = await readFile(junit, 'utf8')
@@ -112,9 +138,14 @@ t.test('verify: violations exit 1; an unusable device exits 1 with one line; --i
 })
 
 t.test('verify: a JUnit file that cannot be written is a one-line failure', async t => {
-  const { url } = await startFakeDevice(t, (_request, response) => response.writeHead(404).end())
+  const { url, requests } = await startFakeDevice(t, (_request, response) => response.writeHead(404).end())
   const folder = t.testdir({})
   const result = await run(['verify', '--target', url, '--token', TOKEN, '--camera', 'c', '--junit', join(folder, 'no', 'report.xml')])
   t.equal(result.code, 1)
   t.equal(result.stderr, `mock-nvr: ${join(folder, 'no', 'report.xml')} cannot be written: its folder does not exist\n`)
+  t.equal(requests.length, 0, 'refused before the device is asked')
+  const notCompared = await run(['verify', '--target', url, '--token', TOKEN, '--camera', 'c', '--junit', join(folder, 'report.xml')])
+  t.equal(notCompared.code, 1)
+  t.equal(notCompared.stderr, '')
+  t.match(await readFile(join(folder, 'report.xml'), 'utf8'), '<skipped message="no camera answered its list"/>')
 })

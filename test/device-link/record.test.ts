@@ -77,6 +77,7 @@ t.test('recordDevice returns the data; a device that breaks the contract in one 
   const out = join(folder, 'device.json')
   const refused = await run(['--target', url, '--token', TOKEN, '--camera', 'good', '--camera', 'bad', '--out', out])
   t.equal(refused.code, 1)
+  t.match(refused.stdout, `mock-nvr record ${url}\n`)
   t.match(refused.stdout, 'Contract: 2 violations')
   t.notMatch(refused.stdout, 'Unspecified behaviour', 'record compares nothing with mock-nvr')
   t.match(refused.stdout, /bad\s+line-1\s+GET \/nvr\/v1\/cameras\/bad\/counting_lines\s+\/content\/0\/extra/)
@@ -88,6 +89,24 @@ t.test('recordDevice returns the data; a device that breaks the contract in one 
   const missing = await run(['--target', url.replace(/:\d+$/, ':1'), '--token', TOKEN, '--camera', 'good', '--out', out])
   t.equal(missing.code, 1)
   t.match(missing.stderr, /^mock-nvr: http:\/\/127\.0\.0\.1:1: cannot connect to the device: the connection was refused \(ECONNREFUSED\): nothing written\n$/)
+})
+
+t.test('a file that could not be written is refused before the device is read', async t => {
+  const { url, requests } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])))
+  const folder = t.testdir({ 'kept.json': 'kept' })
+  const cases: Array<[string[], string]> = [
+    [['--out', join(folder, 'kept.json')], `${join(folder, 'kept.json')} exists already: pass --force to replace it`],
+    [['--out', join(folder, 'none', 'x.json')], `${join(folder, 'none', 'x.json')} cannot be written: its folder does not exist`],
+    [['--out', join(folder, 'kept.json', 'x.json')], `${join(folder, 'kept.json', 'x.json')} cannot be written: its folder does not exist`],
+    [['--out', folder, '--force'], `${folder} is a folder: give a file name`]
+  ]
+  for (const [flags, message] of cases) {
+    const result = await run(['--target', url, '--token', TOKEN, '--camera', 'c', ...flags])
+    t.equal(result.code, 1)
+    t.equal(result.stderr, `mock-nvr: ${message}: nothing written\n`)
+  }
+  t.equal(requests.length, 0, 'the device was not asked')
+  t.equal(await readFile(join(folder, 'kept.json'), 'utf8'), 'kept')
 })
 
 t.test('a device that formats its answers otherwise is recorded, with a note that the bytes will differ', async t => {

@@ -1,5 +1,7 @@
 import t from 'tap'
 import { verifyDevice } from '../../src/index.js'
+import { renderJunit } from '../../src/device-link/report-junit.js'
+import { renderReport } from '../../src/device-link/report-text.js'
 import { line } from '../helpers/app.js'
 import { mockLikeDevice, send } from '../helpers/fake-device.js'
 
@@ -61,9 +63,63 @@ t.test('where the device answers an unspecified case otherwise, the case is list
   t.notMatch(wrong?.headers.authorization ?? '', TOKEN, 'the wrong token is not made from the real one')
 })
 
-t.test('no camera that answers its list: the unspecified cases are not compared', async t => {
+t.test('every unspecified case is asked as it says, and listed when the device answers it otherwise', async t => {
+  const reads = new Set(['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/cam-2/counting_lines', '/nvr/v1/cameras/cam-1/counting_lines/line-1', '/nvr/v1/cameras/cam-2/counting_lines/line-9'])
+  // A device that answers the reads as mock-nvr does, and anything else with 418: every case then differs.
+  const { url, requests } = await mockLikeDevice(t, DATA, TOKEN, (request, response) => {
+    if (request.method === 'GET' && request.headers.authorization === `Bearer ${TOKEN}` && reads.has(request.url as string)) return false
+    send(response, 418, 'teapot', { 'content-type': 'text/plain' })
+    return true
+  })
+  const report = await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1', 'cam-2'] })
+  t.equal(report.probedCamera, 'cam-1')
+  t.strictSame(report.differences.map(difference => difference.case), [
+    'no Authorization header', 'another scheme (Basic)', 'empty bearer token', 'wrong token', 'unknown camera, list', 'unknown camera, retrieve',
+    'unknown line', 'line id of another camera', 'POST on the list', 'PUT on the list', 'DELETE on the list', 'plain OPTIONS', 'CORS preflight',
+    'HEAD', 'trailing slash', 'query string', 'malformed percent-encoding'
+  ])
+  t.ok(report.differences.every(difference => difference.device.status === 418 && difference.device.envelope === (difference.case === 'HEAD' ? 'empty' : 'not JSON')))
+  const list = '/nvr/v1/cameras/cam-1/counting_lines'
+  const asked = requests.slice(reads.size).map(request => ({ method: request.method, url: request.url, ...request.headers }))
+  t.match(asked, [
+    { method: 'GET', url: list, authorization: undefined },
+    { method: 'GET', url: list, authorization: /^Basic [A-Za-z0-9+/]+=*$/ },
+    { method: 'GET', url: list, authorization: 'Bearer' },
+    { method: 'GET', url: list, authorization: /^Bearer [\w-]{20,}$/ },
+    { method: 'GET', url: /^\/nvr\/v1\/cameras\/no-such-camera-[0-9a-f]{12}\/counting_lines$/, authorization: `Bearer ${TOKEN}` },
+    { method: 'GET', url: /^\/nvr\/v1\/cameras\/no-such-camera-[0-9a-f]{12}\/counting_lines\/no-such-line-[0-9a-f]{12}$/ },
+    { method: 'GET', url: /^\/nvr\/v1\/cameras\/cam-1\/counting_lines\/no-such-line-[0-9a-f]{12}$/ },
+    { method: 'GET', url: `${list}/line-9` },
+    { method: 'POST', url: list, authorization: `Bearer ${TOKEN}` },
+    { method: 'PUT', url: list },
+    { method: 'DELETE', url: list },
+    { method: 'OPTIONS', url: list, origin: undefined, authorization: `Bearer ${TOKEN}` },
+    { method: 'OPTIONS', url: list, origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization', authorization: undefined },
+    { method: 'HEAD', url: list },
+    { method: 'GET', url: `${list}/` },
+    { method: 'GET', url: `${list}?limit=1&offset=0` },
+    { method: 'GET', url: '/nvr/v1/cameras/%E0%A4%A/counting_lines' }
+  ])
+  t.equal(asked.length, 17)
+
+  const again = await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1', 'cam-2'] })
+  const wrongTokens = [report, again].map(run => run.differences.find(difference => difference.case === 'wrong token'))
+  t.ok(wrongTokens.every(difference => difference !== undefined))
+  const unknownCameras = [report, again].map(run => run.differences.find(difference => difference.case === 'unknown camera, list')?.request)
+  t.not(unknownCameras[0], unknownCameras[1], 'the probing ids are new on every run')
+  const sentTokens = requests.filter(request => /^Bearer [\w-]{20,}$/.test(request.headers.authorization ?? '') && request.headers.authorization !== `Bearer ${TOKEN}`).map(request => request.headers.authorization)
+  t.equal(new Set(sentTokens).size, 2, 'and so is the wrong token')
+})
+
+t.test('no camera that answers its list: the unspecified cases are not compared, and the report says so', async t => {
   const { url } = await mockLikeDevice(t, DATA, 'another-token')
   const report = await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'] })
   t.equal(report.violations.length, 1)
   t.strictSame(report.differences, [])
+  t.equal(report.probedCamera, null)
+  const text = renderReport(report)
+  t.match(text, '\nUnspecified behaviour: not compared, since no camera answered its list\n')
+  t.match(text, '\nFAIL: 1 violation, unspecified behaviour not compared\n')
+  t.match(renderJunit(report), '<testsuite name="unspecified behaviour" tests="1" failures="0" skipped="1"')
+  t.match(renderJunit(report), '<testcase classname="unspecified behaviour" name="not compared"><skipped message="no camera answered its list"/></testcase>')
 })

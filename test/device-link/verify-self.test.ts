@@ -21,6 +21,7 @@ t.test('mock-nvr verified against itself keeps the contract and differs in nothi
   t.strictSame(report.differences, [])
   t.equal(report.target, nvr.url)
   t.strictSame(report.cameras, ['cam one/ä?#%', 'cam-empty', 'cam-2'])
+  t.equal(report.probedCamera, 'cam one/ä?#%', 'the unspecified cases were compared')
   t.match(report.time, /^\d{4}-\d\d-\d\dT/)
   const asked = nvr.requests().map(entry => `${entry.method} ${entry.url}`)
   t.ok(asked.includes('GET /nvr/v1/cameras/cam%20one%2F%C3%A4%3F%23%25/counting_lines/line%201%2F%C3%BC%25'), 'ids are percent-encoded once')

@@ -5,6 +5,7 @@ import { parseProxyArgs } from '../../src/cli/proxy-args.js'
 import { line } from '../helpers/app.js'
 import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
 import { printed, runCli, runCommand } from '../helpers/cli-process.js'
+import { makeCertificate } from '../helpers/tls.js'
 
 const TOKEN = 'proxy-cli-token-55'
 
@@ -44,19 +45,26 @@ t.test('mock-nvr proxy: --help and usage errors', async t => {
   t.equal(missing.stderr, 'mock-nvr: --target URL is required: the device to forward /nvr/v1 to. Run mock-nvr proxy --help for the flags.\n')
   const badTarget = await runCommand(['proxy', '--target', 'nvr.local'])
   t.equal(badTarget.code, 2)
-  t.equal(badTarget.stderr, 'mock-nvr: option proxy.target is invalid: the target must be a URL like https://nvr.local:8443\n')
+  t.equal(badTarget.stderr, 'mock-nvr: --target: the target must be a URL like https://nvr.local:8443. Run mock-nvr proxy --help for the flags.\n')
+  const noFolder = await runCommand(['proxy', '--port', '0', '--target', 'http://127.0.0.1:1', '--record', join(t.testdir({}), 'none', 'rec.json')])
+  t.equal(noFolder.code, 1, 'a recording that could not be written at the stop is refused at the start')
+  t.match(noFolder.stderr, /^mock-nvr: cannot start: .*rec\.json cannot be written: its folder does not exist\n$/)
 })
 
 t.test('proxy flags are taken out of argv; the rest go to the server', async t => {
-  const folder = t.testdir({ 'ca.pem': 'PEM' })
+  const { cert, key } = await makeCertificate()
+  const folder = t.testdir({ 'ca.pem': cert, 'key.pem': key })
   t.strictSame(await parseProxyArgs(['--target', 'https://x', '--port', '0', '--timeout=20', '--ca', join(folder, 'ca.pem'), '--insecure', '--record', 'f.json', 'openapi']), {
-    proxy: { target: 'https://x', timeout: 20, ca: 'PEM', insecure: true, record: 'f.json' },
+    proxy: { target: 'https://x', timeout: 20, ca: cert, insecure: true, record: 'f.json' },
     serveArgv: ['--port', '0', 'openapi'],
     help: false
   })
   t.equal((await parseProxyArgs(['-h'])).help, true)
-  await t.rejects(parseProxyArgs(['--target']), { message: '--target needs a value' })
+  await t.rejects(parseProxyArgs(['--target']), { message: '--target needs a value: --target URL' })
+  await t.rejects(parseProxyArgs(['--target', 'ftp://x']), { message: '--target: the target must be an http:// or https:// URL, not ftp:' })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--timeout', '0']), { message: "--timeout must be a whole number of milliseconds, at least 1, not '0'" })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--token', 'a']), { message: '--token does not apply to proxy: the device\'s data and tokens are used' })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--ca', join(folder, 'none.pem')]), { message: `--ca ${join(folder, 'none.pem')}: no such file or folder` })
+  await t.rejects(parseProxyArgs(['--target', 'https://x', '--ca', join(folder, 'key.pem')]), { message: `--ca ${join(folder, 'key.pem')}: holds no PEM certificate (-----BEGIN CERTIFICATE-----)` })
+  await t.rejects(parseProxyArgs(['--target', 'http://x', '--ca', join(folder, 'ca.pem')]), { message: '--ca: a CA certificate is only of use with an https:// target' })
 })

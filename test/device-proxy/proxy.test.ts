@@ -123,19 +123,24 @@ t.test('--record: the valid lists and lines that passed are written at stop, ato
   t.strictSame((await readdir(folder)).sort(), ['line-only.json', 'recorded.json'], 'nothing passed, nothing written')
 })
 
-t.test('a recording that cannot be written is logged, and the stop goes on', async t => {
+t.test('a recording that cannot be written is refused at the start, or logged at the stop, which goes on', async t => {
   const { url } = await device(t)
-  const folder = t.testdir({ 'broken.json': '{' })
+  const folder = t.testdir({ 'broken.json': '{', 'kept.json': '{"cameras":[]}' })
+  await t.rejects(startMockNvr({ proxy: { target: url, record: join(folder, 'broken.json') } }), { name: 'FixtureError', message: /broken\.json: invalid JSON/ }, 'a file that cannot be merged with')
+  await t.rejects(startMockNvr({ proxy: { target: url, record: folder } }), { name: 'FixtureWriteError', message: `${folder} is a folder: give a file name` })
   const logs = captureLogs()
-  const proxy = await startMockNvr({ proxy: { target: url, record: join(folder, 'broken.json') }, logger: logs.logger, logLevel: 'info' })
+  const proxy = await startMockNvr({ proxy: { target: url, record: join(folder, 'kept.json') }, logger: logs.logger, logLevel: 'info' })
   await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  await writeFile(join(folder, 'kept.json'), '{')
   await proxy.close()
   t.match(JSON.stringify(logs.records), 'the recording was not written: Invalid fixtures')
-  t.equal(await readFile(join(folder, 'broken.json'), 'utf8'), '{')
+  t.equal(await readFile(join(folder, 'kept.json'), 'utf8'), '{')
 })
 
 t.test('proxy options that cannot work are refused', async t => {
   await t.rejects(startMockNvr({ proxy: { target: 'nvr.local' } }), new OptionsError('option proxy.target is invalid: the target must be a URL like https://nvr.local:8443'))
+  await t.rejects(startMockNvr({ proxy: { target: 'https://nvr.local', ca: 'PEM' } }), new OptionsError('option proxy.ca is invalid: the CA must hold a PEM certificate (-----BEGIN CERTIFICATE-----)'))
+  await t.rejects(startMockNvr({ proxy: { target: 'https://nvr.local', timeout: 0 } }), new OptionsError('option proxy.timeout is invalid: timeout must be a whole number of at least 1'))
   await t.rejects(startMockNvr({ proxy: { target: 'http://nvr.local' }, tokens: ['a'] }), new OptionsError('option tokens does not apply to a proxy: the device\'s data and tokens are used'))
   await t.rejects(startMockNvr({ proxy: { target: 'http://nvr.local' }, data: {} }), { message: /option data does not apply/ })
 })

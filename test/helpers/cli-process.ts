@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { runCommandLine } from '../../src/cli/main.js'
+import type { MockNvr } from '../../src/start/start-mock-nvr.js'
 import { untracked } from './untracked.js'
 
 export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
@@ -78,17 +79,19 @@ export interface CommandResult {
 export async function runCommand (args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CommandResult> {
   let stdout = ''
   let stderr = ''
+  let server: MockNvr | undefined
   const home = process.cwd()
   if (cwd !== undefined) process.chdir(cwd)
-  const outcome = await runCommandLine(args, {
+  const code = await runCommandLine(args, {
     env: { ...process.env, ...env },
     stdout: { write: (text: string) => { stdout += text } },
     stderr: { write: (text: string) => { stderr += text } },
-    stopSignal: () => new AbortController().signal
+    stopSignal: () => new AbortController().signal,
+    serving: nvr => { server = nvr }
   }).finally(() => process.chdir(home))
-  if (typeof outcome !== 'number') {
-    await outcome.close()
+  if (code === undefined) {
+    await server?.close()
     throw new Error(`mock-nvr ${args.join(' ')} started a server; runCli runs one`)
   }
-  return { code: outcome, stdout, stderr }
+  return { code, stdout, stderr }
 }

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import { setupServer } from 'msw/node'
 import t from 'tap'
-import { BUNDLED_FIXTURES, FixtureError, loadFixtures } from '../../src/index.js'
-import { createNvrHandlers } from '../../src/msw/index.js'
+import { BUNDLED_FIXTURES, loadFixtures } from '../../src/index.js'
+import { resolveOptions } from '../../src/config/options.js'
+import { createNvrHandlers, FixtureError, InvalidFaultError, OptionsError, type NvrHandlersOptions } from '../../src/msw/index.js'
 import { DEMO_FIXTURES } from '../../src/msw/demo-fixtures.js'
-import { InvalidFaultError } from '../../src/control/faults/fault-spec.js'
 import { line } from '../helpers/app.js'
 
 const AUTH = { authorization: 'Bearer any' }
@@ -19,15 +19,32 @@ t.test('the generated demo module holds exactly the bundled fixture files', asyn
 })
 
 t.test('options are checked, with a sentence naming the option', async t => {
-  t.throws(() => createNvrHandlers({ baseUrl: 'nvr.test' }), /option baseUrl must be an origin/)
-  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test/api' }), /without a path/)
-  t.throws(() => createNvrHandlers({ baseUrl: 'about:blank' }), /without a path/)
-  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', latency: -1 }), /option latency is invalid: must be milliseconds/)
-  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', latency: { min: 9, max: 1 } }), /option latency is invalid: must go from low to high/)
-  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', seed: 1.5 }), /option seed must be an integer/)
-  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', data: { cameras: [{ id: '' }] } }), FixtureError)
+  const refused = (options: Record<string, unknown> | undefined, message: string) =>
+    t.throws(() => createNvrHandlers(options as unknown as NvrHandlersOptions), new OptionsError(message), message)
+  refused(undefined, 'option baseUrl is missing')
+  refused({ baseUrl: 'nvr.test' }, 'option baseUrl must be an origin such as \'http://nvr.test\' or location.origin, without a path, not "nvr.test"')
+  refused({ baseUrl: 'http://nvr.test/api' }, 'option baseUrl must be an origin such as \'http://nvr.test\' or location.origin, without a path, not "http://nvr.test/api"')
+  refused({ baseUrl: 'about:blank' }, 'option baseUrl must be an origin such as \'http://nvr.test\' or location.origin, without a path, not "about:blank"')
+  refused({ baseUrl: new URL('http://nvr.test') }, 'option baseUrl must be a string, not "http://nvr.test/"')
+  // A misspelt option would otherwise leave the API open to any token.
+  refused({ baseUrl: 'http://nvr.test', token: ['secret'] }, 'option token is not known')
+  t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', data: { cameras: [{ id: '' }] } }), new FixtureError([{ file: 'data', path: '/cameras/0/id', message: 'must not be empty' }]))
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test' }).injectFault({ status: 200 }), InvalidFaultError)
-  t.ok(createNvrHandlers({ baseUrl: 'http://nvr.test/', latency: { min: 0, max: 0 }, seed: 7 }))
+  t.ok(createNvrHandlers({ baseUrl: 'http://nvr.test/', latency: { min: 0, max: 0 }, seed: 7, tokens: undefined }))
+})
+
+t.test('the options startMockNvr takes too are refused in its words', async t => {
+  const bad: Array<Record<string, unknown>> = [
+    { tokens: 'abc' }, { tokens: [''] }, { tokens: ['ok', 'has space'] }, { tokens: [7] },
+    { corsOrigins: ['nvr.test'] }, { corsOrigins: ['http://a.test', '*'] }, { corsOrigins: 'http://a.test' },
+    { seed: 1.5 }, { seed: -1 }, { seed: '7' },
+    { latency: -1 }, { latency: '800' }, { latency: { min: 9, max: 1 } }, { latency: { min: 1 } }
+  ]
+  for (const options of bad) {
+    const fromServer = t.throws(() => resolveOptions(options)) as Error
+    t.type(fromServer, OptionsError)
+    t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', ...options }), fromServer, `${JSON.stringify(options)}: ${fromServer.message}`)
+  }
 })
 
 t.test('the control verbs change what the handlers answer', async t => {

@@ -1,7 +1,12 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { API_PREFIX, isUnder } from '../../src/contract/paths.js'
+import type { JournalEntry } from '../../src/control/journal.js'
+import type { NvrHandlersOptions } from '../../src/msw/index.js'
 import { twins } from './twins.js'
+
+// What a journal entry says of a request, its time and duration aside.
+const journal = (entries: JournalEntry[]) => entries.map(({ method, path, url, params, authenticated, status, fault }) => ({ method, path, url, params, authenticated, status, fault }))
 
 const TOKEN = 'front-token'
 const AUTH = { authorization: `Bearer ${TOKEN}` }
@@ -24,6 +29,8 @@ const TABLE: Array<[string, RequestInit]> = [
   [LINE, { method: 'HEAD' }],
   ['/nvr/v1/cameras/nope/counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/nope/counting_lines/line-1', { headers: AUTH }],
+  // A line that exists, asked for under another camera: line ids are unique per camera only.
+  ['/nvr/v1/cameras/cam-lobby/counting_lines/line-entrance-door', { headers: AUTH }],
   [`${LIST}/nope`, { headers: AUTH }],
   [`${LIST}/nope`, { method: 'HEAD', headers: AUTH }],
   [`${LIST}//`, { headers: AUTH }],
@@ -48,17 +55,27 @@ const TABLE: Array<[string, RequestInit]> = [
   [LINE, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } }],
   [LINE, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } }],
   [LINE, { headers: { ...AUTH, origin: 'http://app.test' } }],
+  [LINE, { headers: { ...AUTH, origin: 'http://other.test' } }],
+  [LINE, { headers: { origin: 'http://other.test' } }],
+  [LINE, { method: 'OPTIONS', headers: { origin: 'http://other.test', 'access-control-request-method': 'GET' } }],
+  // Prefer asks for a fault only where it is allowed, which the handlers never do and the server does not by default.
+  [LIST, { headers: { ...AUTH, prefer: 'code=503, delay=10' } }],
   ['/nvr/v1/cameras/%zz', { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } }]
 ]
 
-for (const tokens of [undefined, [TOKEN]]) {
-  t.test(`the contract table gets the same answers from both (${tokens === undefined ? 'any token' : 'a fixed token'})`, async t => {
-    const { both, server, msw } = await twins(t, tokens === undefined ? {} : { tokens })
+const SETTINGS: Array<[string, Omit<NvrHandlersOptions, 'baseUrl'>]> = [
+  ['any token, any origin', {}],
+  ['a fixed token', { tokens: [TOKEN] }],
+  ['one allowed origin', { tokens: [TOKEN], corsOrigins: ['http://app.test'] }]
+]
+
+for (const [name, options] of SETTINGS) {
+  t.test(`the contract table gets the same answers from both (${name})`, async t => {
+    const { both, server, msw } = await twins(t, options)
     for (const [path, init] of TABLE) {
       const { server: fromServer, msw: fromMsw } = await both(path, init)
       t.strictSame(fromMsw, fromServer, `${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers ?? {})}`)
     }
-    const journal = (entries: ReturnType<typeof server.requests>) => entries.map(({ method, path, url, params, authenticated, status, fault }) => ({ method, path, url, params, authenticated, status, fault }))
     t.strictSame(journal(msw.requests()), journal(server.requests()), 'the journals agree')
   })
 }
@@ -68,7 +85,8 @@ t.test('injected faults get the same answers from both', async t => {
   const faults = [
     { status: 503 }, { status: 429, retryAfter: 7 }, { status: 401 }, { status: 405 }, { status: 500, message: 'Boom.' }, { status: 418 },
     { status: 503, route: 'list' as const }, { status: 503, route: 'retrieve' as const }, { status: 502, camera: 'cam-lobby' },
-    { malformed: true as const }, { drop: true as const }, { delay: 1, status: 504 }, { status: 503, times: 1 }
+    { malformed: true as const }, { drop: true as const }, { delay: 1, status: 504 }, { status: 503, times: 1 },
+    { delay: 1 }, { drop: true as const, route: 'retrieve' as const }, { malformed: true as const, camera: 'cam-lobby', times: 2 }
   ]
   const requests: Array<[string, RequestInit]> = [
     [LIST, { headers: AUTH }], [LINE, { headers: AUTH }], [LINE, { method: 'HEAD', headers: AUTH }], ['/nvr/v1/cameras/cam-lobby/counting_lines', { headers: AUTH }],
@@ -81,6 +99,7 @@ t.test('injected faults get the same answers from both', async t => {
       t.strictSame(fromMsw, fromServer, `${JSON.stringify(fault)}: ${init.method ?? 'GET'} ${path}`)
     }
     t.strictSame(msw.faults(), server.faults(), 'the same faults left')
+    t.strictSame(journal(msw.requests()), journal(server.requests()), 'the journals agree')
     msw.clearFaults()
     server.clearFaults()
   }

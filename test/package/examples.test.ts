@@ -15,6 +15,27 @@ t.test('docs/testing.md shows each example test exactly as it is in examples/', 
   }
 })
 
+t.test('docs/frontend-testing.md shows the recipes as examples/ has them', async t => {
+  const page = readFileSync(new URL('../../docs/frontend-testing.md', import.meta.url), 'utf8')
+  const read = (name: string) => readFileSync(example(name), 'utf8')
+  t.ok(page.includes(read('vitest-msw/quick-start.test.ts').trim()), 'the Vitest snippet is examples/vitest-msw/quick-start.test.ts as is')
+  const spec = /\/\/ lobby\.spec\.ts\n([\s\S]*?)\n```/.exec(page)?.[1] ?? 'none'
+  t.ok(read('playwright/lobby.spec.ts').includes(spec), 'the Playwright test shown is in examples/playwright/lobby.spec.ts')
+
+  // The config shown is examples/playwright/playwright.config.ts with its defaults filled in.
+  const config = read('playwright/playwright.config.ts')
+  const found = (pattern: RegExp) => pattern.exec(config)?.[1] ?? `nothing matches ${String(pattern)}`
+  const defaults: Record<string, string> = {
+    NVR_PORT: found(/NVR_PORT \?\? (\d+)/),
+    ADMIN_TOKEN: found(/ADMIN_TOKEN = '([^']+)'/),
+    MOCK_NVR: found(/MOCK_NVR_COMMAND \?\? '([^']+)'/)
+  }
+  const filled = (template: string) => template.replace(/\$\{(\w+)\}/g, (_, name: string) => defaults[name] ?? name)
+  t.match(page, `command: '${filled(found(/command: `(\$\{MOCK_NVR\}[^`]*)`/))}'`)
+  t.match(page, `url: '${filled(found(/url: `([^`]*\/healthz)`/))}'`)
+  t.match(page, `executablePath: '${found(/CHROMIUM_PATH \?\? '([^']+)'/)}'`)
+})
+
 // tap runs examples/tap.test.ts itself; the node:test example runs here, as `node` would run it.
 t.test('the node:test example passes', async t => {
   const child = spawn(process.execPath, [...SOURCE_FLAGS, '--test-reporter=tap', example('node-test.test.ts')], { env: { ...process.env, FORCE_COLOR: '0' } })

@@ -49,3 +49,9 @@ t.test('the package ships what its docs and package.json point at', async t => {
   for (const picture of readmePictures) t.ok(packageJson.files.includes(picture), `${picture} is in the package`)
   for (const picture of new Set(DOC_PAGES.flatMap(page => [...picturesOf(page)]))) t.ok(existsSync(new URL(picture, root)), `${picture} exists`)
 })
+
+t.test('the dashboard\'s files ship in the package and the Docker image', async t => {
+  t.ok(packageJson.files.includes('dashboard'), 'package.json files holds the folder')
+  t.match(readFileSync(new URL('Dockerfile', root), 'utf8'), /^COPY dashboard \.\/dashboard$/m, 'the image copies it beside dist/')
+  t.match(readFileSync(new URL('.dockerignore', root), 'utf8'), /^!dashboard\/$/m, 'the build context lets it in')
+})

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { parse } from 'yaml'
+import { CLI_OPTIONS, envName } from '../../src/cli/args.js'
 
 const read = (name: string) => parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'))
 
@@ -12,6 +13,8 @@ t.test('the docker compose file runs mock-nvr, healthy, beside a frontend dev se
   t.strictSame(nvr.ports, ['8080:8080'])
   // The variables are the CLI's flags in their MOCK_NVR_ form.
   t.strictSame(Object.keys(nvr.environment), ['MOCK_NVR_TOKENS', 'MOCK_NVR_ADMIN_TOKEN', 'MOCK_NVR_CORS_ORIGINS'])
+  const twins = new Set(CLI_OPTIONS.map(envName))
+  for (const name of Object.keys(nvr.environment)) t.ok(twins.has(name), `${name} is the environment twin of a flag`)
   t.equal(nvr.environment.MOCK_NVR_CORS_ORIGINS, 'http://localhost:5173', 'the frontend\'s origin may call it')
   t.strictSame(nvr.healthcheck.test, ['CMD', 'node', 'dist/healthcheck.js'])
   t.strictSame(services.frontend.depends_on, { 'mock-nvr': { condition: 'service_healthy' } })
@@ -27,6 +30,8 @@ t.test('the GitHub Actions snippet runs the Vitest and Playwright recipes withou
   t.ok(steps.some(step => step.run === 'npm ci'))
   t.ok(steps.some(step => step.run === 'npx vitest run'))
   const playwright = steps.find(step => step.run === 'npx playwright test')
-  t.equal(playwright?.env?.CHROMIUM_PATH, '/usr/bin/chromium-browser', 'the Chromium the install step brings')
-  t.notOk(steps.some(step => step.run?.includes('playwright install')), 'no browser download')
+  // The runner image's own Chromium; Ubuntu's chromium-browser package is a wrapper that installs the snap.
+  t.equal(playwright?.env?.CHROMIUM_PATH, '/usr/bin/chromium', 'the runner image\'s Chromium')
+  t.ok(steps.some(step => step.run === '/usr/bin/chromium --version'), 'a step shows it is there before the tests need it')
+  t.notOk(steps.some(step => /playwright install|apt-get install -y chromium-browser/.test(step.run ?? '')), 'no browser download, no snap')
 })

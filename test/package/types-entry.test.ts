@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,6 +28,7 @@ async function files (folder: string): Promise<string[]> {
 }
 
 t.test('mock-nvr/types compiles in a project without Node types, and reaches no server package', async t => {
+  t.ok(readFileSync(new URL('docs/frontend-testing.md', root), 'utf8').includes(CONSUMER.split('\n')[0] as string), 'the import the docs show')
   const folder = await mkdtemp(join(tmpdir(), 'mock-nvr-types-'))
   t.teardown(() => rm(folder, { recursive: true, force: true }))
   const declarations = join(folder, 'declarations')

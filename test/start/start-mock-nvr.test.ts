@@ -31,3 +31,30 @@ t.test('an IPv6 host is bracketed in the URL', async t => {
   t.equal(baseUrl('::1', 8080), 'http://[::1]:8080')
   t.equal(baseUrl('0.0.0.0', 80), 'http://0.0.0.0:80')
 })
+
+/** Global timers as a page has them (jsdom under Vitest's vmThreads pool): they work, but return a number, with no unref(). */
+function pageTimers (): () => void {
+  const node = { setTimeout, clearTimeout, setInterval, clearInterval }
+  const handles = new Map<number, NodeJS.Timeout>()
+  const keep = (handle: NodeJS.Timeout): number => { handles.set(handles.size + 1, handle); return handles.size }
+  Object.assign(globalThis, {
+    setTimeout: (callback: () => void, ms?: number) => keep(node.setTimeout(callback, ms)),
+    setInterval: (callback: () => void, ms?: number) => keep(node.setInterval(callback, ms)),
+    clearTimeout: (id: number) => node.clearTimeout(handles.get(id)),
+    clearInterval: (id: number) => node.clearInterval(handles.get(id))
+  })
+  return () => Object.assign(globalThis, node)
+}
+
+t.test('a test environment whose global timers are a page\'s does not break a start, a delay or a close', async t => {
+  const restore = pageTimers()
+  try {
+    const nvr = await startMockNvr({ latency: 1 })
+    // Node's own fetch takes the global timers too (a page's fetch would not), so the request is injected.
+    const response = await nvr.app.inject({ url: '/nvr/v1/cameras/cam-lobby/counting_lines', headers: { authorization: 'Bearer any' } })
+    t.equal(response.statusCode, 200)
+    await nvr.close()
+  } finally {
+    restore()
+  }
+})

@@ -162,7 +162,9 @@ export class FaultControl {
   }
 }
 
-// Not unref'd: a server closing gracefully waits for a delayed request, which then completes.
+// Not unref'd: a server closing gracefully waits for a delayed request, which then completes. The global timer:
+// control/ is shared with mock-nvr/msw, which runs in a page, and a page's timer does what a delay needs.
 function waitWithTimer (resume: () => void, ms: number): void {
+  // eslint-disable-next-line no-restricted-globals -- shared with the browser bundle, which has no node:timers
   setTimeout(resume, ms)
 }

@@ -3,12 +3,12 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { DelaySchema, toDelayRange, type DelayRange } from '../../util/delay.js'
 import { IdSchema } from '../../wire/schemas.js'
 import { FAULT_KIND_FIELDS, FAULT_KIND_NAMES } from './fault-kinds.js'
-import { LIST_OPERATION, operationAt, RETRIEVE_OPERATION, type OperationName } from '../../contract/paths.js'
+import { OPERATIONS, operationAt, type OperationName } from '../../contract/paths.js'
 import { formatValueProblem, listValueProblems, type ValueProblem } from '../../util/value-errors.js'
 
-/** The two operations of the device API, as a fault's `route` names them. */
-const OperationSchema = Type.Union([Type.Literal(LIST_OPERATION.name), Type.Literal(RETRIEVE_OPERATION.name)], {
-  description: `"${LIST_OPERATION.name}" or "${RETRIEVE_OPERATION.name}"`
+/** The operations of the device API, as a fault's `route` names them: one literal per row of paths.ts. */
+const OperationSchema = Type.Union(OPERATIONS.map(row => Type.Literal(row.name)), {
+  description: OPERATIONS.map(row => `"${row.name}"`).join(' or ')
 })
 export type Operation = OperationName
 

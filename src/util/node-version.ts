@@ -25,3 +25,9 @@ export function refuseOldNode (nodeVersion: string, writeError: (line: string) =
   writeError(`${message}\n`)
   exit(1)
 }
+
+/** Throws that line as an Error when this Node.js is too old: the library's refusal, where the CLI's exits. */
+export function requireNode (nodeVersion: string): void {
+  const message = oldNodeMessage(nodeVersion)
+  if (message !== undefined) throw new Error(message)
+}

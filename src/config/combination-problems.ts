@@ -1,0 +1,32 @@
+import { isIPv6 } from 'node:net'
+import { describeOversize } from '../data/generate-size.js'
+import { fieldProblem, together, type OptionsProblem } from './option-problems.js'
+import type { ResolvedOptions } from './options.js'
+
+/** What only the server's options can get wrong: the host, a generated size, and options that go (or never go) together. */
+export function combinationProblem (options: ResolvedOptions): OptionsProblem | undefined {
+  const { host, generate, tlsCert, tlsKey, tlsSelfSigned, adminToken, tokens } = options
+  // A URL or host:port would only fail later, as a host name that cannot be found.
+  if (/[\s/@]/.test(host) || (host.includes(':') && !isIPv6(host))) {
+    return fieldProblem('host', '', 'must be a host name or an IP address alone, without scheme, port or path (like 127.0.0.1, 0.0.0.0 or ::)', host)
+  }
+  const oversize = generate === undefined ? undefined : describeOversize(generate)
+  if (oversize !== undefined) return fieldProblem('generate', '', oversize)
+
+  if (tlsSelfSigned && (tlsCert !== undefined || tlsKey !== undefined)) {
+    return together(['tlsSelfSigned', tlsCert === undefined ? 'tlsKey' : 'tlsCert'], (self, files) => `${self} cannot be combined with ${files}: choose one`)
+  }
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) {
+    return together(tlsCert === undefined ? ['tlsKey', 'tlsCert'] : ['tlsCert', 'tlsKey'], (given, missing) => `${given} needs ${missing} too: give both or neither`)
+  }
+  if (adminToken !== undefined && tokens.includes(adminToken)) {
+    return together(['adminToken', 'tokens'], (admin, device) => `the same token cannot be both ${admin} and ${device}: the admin token must never open the device API`)
+  }
+  if (generate !== undefined && options.fixtures !== undefined) {
+    return together(['generate', 'fixtures'], (a, b) => `${a} cannot be combined with ${b}: generated data is served instead of fixture files`)
+  }
+  if (generate !== undefined && options.watch) {
+    return together(['watch', 'generate'], (a, b) => `${a} cannot be combined with ${b}: only fixture files can be watched`)
+  }
+  return undefined
+}

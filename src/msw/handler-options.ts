@@ -1,0 +1,73 @@
+import { Type } from '@sinclair/typebox'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { fieldProblem, findOptionsProblem, OptionsError } from '../config/option-problems.js'
+import { SHARED_OPTION_DEFAULTS, SharedOptionSchemas } from '../config/shared-options.js'
+import { toDelayRange, type Delay, type DelayRange } from '../util/delay.js'
+import type { FixtureData } from '../wire/schemas.js'
+
+export interface NvrHandlersOptions {
+  /** The origin the frontend calls, e.g. 'http://nvr.test' or location.origin; the API is under `${baseUrl}/nvr/v1`. */
+  baseUrl: string
+  /** Accepted bearer tokens; without them any non-empty token is accepted, as the server does without --token. */
+  tokens?: readonly string[]
+  /** Data in the shape of a fixture file, validated like one; the bundled demo fixtures when absent. */
+  data?: FixtureData
+  /** Delay of every API request: milliseconds, or { min, max } for a random one (see seed). */
+  latency?: Delay
+  /** Seed of the random delays; reset() starts the sequence again. */
+  seed?: number
+  /** Origins allowed to read answers, as --cors-origin; any origin when empty. */
+  corsOrigins?: readonly string[]
+}
+
+/** The options checked, with their defaults: what the handlers are built from. */
+export interface ResolvedHandlerOptions {
+  origin: string
+  tokens: readonly string[]
+  corsOrigins: readonly string[]
+  latency: DelayRange | undefined
+  seed: number
+  data: unknown
+}
+
+// The options startMockNvr takes too have its schema; data is checked as a fixture file is, when it is served.
+const HandlerOptionsSchema = Type.Object({
+  baseUrl: Type.String(),
+  tokens: Type.Optional(SharedOptionSchemas.tokens),
+  corsOrigins: Type.Optional(SharedOptionSchemas.corsOrigins),
+  seed: Type.Optional(SharedOptionSchemas.seed),
+  latency: SharedOptionSchemas.latency,
+  data: Type.Optional(Type.Unknown())
+}, { additionalProperties: false })
+const checkHandlerOptions = TypeCompiler.Compile(HandlerOptionsSchema)
+
+/** Checks the options as startMockNvr checks its own, in the same words; a bad one throws OptionsError naming it. */
+export function resolveHandlerOptions (input: NvrHandlersOptions | undefined): ResolvedHandlerOptions {
+  const options = Object.fromEntries(Object.entries(input ?? {}).filter(([, value]) => value !== undefined)) as unknown as NvrHandlersOptions
+  const problem = findOptionsProblem(checkHandlerOptions, options, ({ baseUrl }) => {
+    return originOf(baseUrl) === undefined
+      ? fieldProblem('baseUrl', '', "must be an origin such as 'http://nvr.test' or location.origin, without a path", baseUrl)
+      : undefined
+  })
+  if (problem !== undefined) throw new OptionsError(problem)
+  const { tokens, corsOrigins, seed } = { ...SHARED_OPTION_DEFAULTS, ...options }
+  return {
+    origin: originOf(options.baseUrl) as string,
+    tokens,
+    corsOrigins,
+    latency: options.latency === undefined ? undefined : toDelayRange(options.latency) as DelayRange,
+    seed,
+    data: options.data
+  }
+}
+
+// The origin of an http(s) URL with nothing after it but a slash; undefined for anything else.
+function originOf (baseUrl: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    return undefined
+  }
+  return url.origin !== 'null' && url.href === `${url.origin}/` ? url.origin : undefined
+}
