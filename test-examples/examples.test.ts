@@ -12,6 +12,8 @@ import type { Drift } from './drift.js'
 // Runs each recipe in examples/ as its users would, and again against stand-ins that drifted from the contract
 // (drift.ts), which the recipe must catch: every test of a recipe fails against one drift or another.
 const root = fileURLToPath(new URL('../', import.meta.url))
+// Two runs at a time, each on ports of its own: a run against a drift mostly waits out expectations.
+t.jobs = 2
 const bin = (path: string) => `${root}node_modules/${path}`
 const TSX = `${process.execPath} --import tsx`
 
