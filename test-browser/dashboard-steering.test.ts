@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net'
+import type { Page } from 'playwright-core'
 import t from 'tap'
 import { startMockNvr } from '../src/index.js'
 import { launchChromium } from './chromium.js'
@@ -176,11 +177,14 @@ t.test('when mock-nvr refuses the live requests, or goes away, the page retries,
   const gone = await startMockNvr({ tokens: [TOKEN], adminToken: ADMIN_TOKEN })
   const page = await browser.context.newPage()
   t.teardown(() => page.close())
+  // The page's clock: each pause between quick retries is skipped once the page has begun it, not waited out.
+  await page.clock.install()
   // Every place for a stream of the journal is taken: mock-nvr answers, but refuses the page's stream.
   const streams = await Promise.all(Array.from({ length: 8 }, () => openStream(gone.url)))
   await page.goto(`${gone.url}${DASHBOARD_PATH}`)
   await page.getByRole('textbox', { name: 'Admin token' }).fill(ADMIN_TOKEN)
   await page.getByRole('button', { name: 'Open the dashboard' }).click()
+  await skipQuickRetries(page)
   await page.locator('#connection[data-state="offline"]').waitFor({ timeout: 30_000 })
   t.equal(await page.locator('#connection').innerText(), 'Live requests refused')
   t.match(await page.locator('#offline').innerText(),
@@ -193,10 +197,19 @@ t.test('when mock-nvr refuses the live requests, or goes away, the page retries,
 
   await gone.close()
   await page.locator('#connection[data-state="reconnecting"]').waitFor()
+  await skipQuickRetries(page)
   await page.locator('#connection[data-state="offline"]').waitFor({ timeout: 30_000 })
   t.match(await page.locator('#offline').innerText(), /mock-nvr at 127\.0\.0\.1:\d+ is not answering/)
   t.ok(await page.getByRole('button', { name: 'Retry now' }).isVisible())
 })
+
+/** Moves the page's clock past the pause after each of its three quick retries, once the page has begun it. */
+async function skipQuickRetries (page: Page): Promise<void> {
+  for (let retry = 1; retry <= 3; retry++) {
+    await page.locator('#connection[data-state="reconnecting"]', { hasText: `Reconnecting (${retry} of 3)` }).waitFor()
+    await page.clock.fastForward(retry * 1000)
+  }
+}
 
 t.test('no request of the page left 127.0.0.1', async t => {
   t.strictSame([...new Set(hosts)], ['127.0.0.1'])

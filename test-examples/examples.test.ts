@@ -6,16 +6,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { untracked } from '../test/helpers/untracked.js'
 import type { Drift } from './drift.js'
 
 // Runs each recipe in examples/ as its users would, and again against stand-ins that drifted from the contract
 // (drift.ts), which the recipe must catch: every test of a recipe fails against one drift or another.
 const root = fileURLToPath(new URL('../', import.meta.url))
+// Two runs at a time, each on ports of its own: a run against a drift mostly waits out expectations.
+t.jobs = 2
 const bin = (path: string) => `${root}node_modules/${path}`
 const TSX = `${process.execPath} --import tsx`
 
 async function run (args: string[], env: Record<string, string> = {}): Promise<{ code: number | null, output: string }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, FORCE_COLOR: '0', CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } })
+  const child = spawn(...untracked(process.execPath, args), { cwd: root, env: { ...process.env, ...env, FORCE_COLOR: '0', CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } })
   let output = ''
   child.stdout.setEncoding('utf8').on('data', chunk => { output += chunk })
   child.stderr.setEncoding('utf8').on('data', chunk => { output += chunk })

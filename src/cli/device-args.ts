@@ -4,6 +4,10 @@ import { flagValue, UsageError } from './args.js'
 export const DEVICE_COMMANDS = ['verify', 'record'] as const
 export type DeviceCommandName = typeof DEVICE_COMMANDS[number]
 
+export function isDeviceCommand (word: string | undefined): word is DeviceCommandName {
+  return (DEVICE_COMMANDS as readonly string[]).includes(word as string)
+}
+
 /** A device command's flags, parsed and checked for presence; the values are checked where they are used. */
 export interface DeviceArgs {
   command: DeviceCommandName

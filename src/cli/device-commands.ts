@@ -6,7 +6,7 @@ import { connectionFrom, DeviceLinkError, type DeviceLinkOptions } from '../devi
 import { verifyDevice, type VerifyReport } from '../device-link/verify-device.js'
 import { UsageError } from './args.js'
 import { readCaFile } from './ca-file.js'
-import { DEVICE_COMMANDS, deviceHelpText, parseDeviceArgs, type DeviceArgs, type DeviceCommandName } from './device-args.js'
+import { deviceHelpText, parseDeviceArgs, type DeviceArgs, type DeviceCommandName } from './device-args.js'
 
 /** Where a device command writes, and what stops it (Ctrl-C). */
 export interface CommandIo {
@@ -18,10 +18,6 @@ export interface CommandIo {
 const EXIT_OK = 0
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
-
-export function isDeviceCommand (word: string | undefined): word is DeviceCommandName {
-  return (DEVICE_COMMANDS as readonly string[]).includes(word as string)
-}
 
 /** Runs `mock-nvr verify …` or `mock-nvr record …` and returns the exit code; nothing here throws. */
 export async function runDeviceCommand (command: DeviceCommandName, argv: readonly string[], io: CommandIo): Promise<number> {

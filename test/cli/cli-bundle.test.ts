@@ -6,10 +6,12 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { VERSION } from '../../src/util/version.js'
 import { runCli } from '../helpers/cli-process.js'
+import { untracked } from '../helpers/untracked.js'
 
 // npm start, the published bin and the Docker image run dist/cli.js, an esbuild bundle: build one the
 // same way, beside dist/ so that it finds the fixtures and package.json as dist/cli.js does, and use it.
-const run = promisify(execFile)
+const execUntracked = promisify(execFile)
+const run = (file: string, args: string[]) => execUntracked(...untracked(file, args))
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const folder = await mkdtemp(join(ROOT, '.bundle-test-'))
 t.teardown(() => rm(folder, { recursive: true, force: true }))

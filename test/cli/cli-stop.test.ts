@@ -6,10 +6,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { hasScript, quote } from '../helpers/pseudo-terminal.js'
-import { printed, runCli } from '../helpers/cli-process.js'
+import { untracked } from '../helpers/untracked.js'
+import { CLI, printed, runCli, SOURCE_FLAGS } from '../helpers/cli-process.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const CLI = join(ROOT, 'src', 'cli.ts')
 
 /** The process and all its descendants, from ps. */
 function tree (pid: number): number[] {
@@ -61,9 +61,9 @@ t.test('SIGTERM or SIGINT to npm start stops the server: the port closes and no 
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'start-test', type: 'module', private: true, scripts: { start: scripts.start } }))
   await writeFile(join(project, 'dist', 'cli.js'), `await import(${JSON.stringify(CLI)})\n`)
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    const npm = spawn('npm', ['start', '--', '--port', '0', '--log-level', 'silent'], {
+    const npm = spawn(...untracked('npm', ['start', '--', '--port', '0', '--log-level', 'silent'], '--import=tsx'), {
       cwd: project,
-      env: { ...process.env, NODE_OPTIONS: '--import=tsx', FORCE_COLOR: '0' }
+      env: { ...process.env, FORCE_COLOR: '0' }
     })
     const url = await waitReady(npm)
     const pids = tree(npm.pid as number)
@@ -72,14 +72,6 @@ t.test('SIGTERM or SIGINT to npm start stops the server: the port closes and no 
     await allGone(pids)
     t.equal(await portState(url), 'ECONNREFUSED', `${signal}: the port is closed`)
   }
-})
-
-t.test('the bin stops on SIGTERM as the process the user started', async t => {
-  const run = runCli(['--port', '0', '--log-level', 'silent'])
-  const url = await run.ready
-  run.child.kill('SIGTERM')
-  t.equal(await run.exit, 0)
-  t.equal(await portState(url), 'ECONNREFUSED')
 })
 
 t.test('a second signal while closing exits 1 at once', async t => {
@@ -100,7 +92,7 @@ t.test('a terminal that goes away stops the CLI, without a crash', { skip: hasSc
   const folder = await mkdtemp(join(ROOT, '.pty-test-'))
   t.teardown(() => rm(folder, { recursive: true, force: true }))
   const [pidFile, stderrFile] = [join(folder, 'pid'), join(folder, 'stderr')]
-  const cliCommand = [process.execPath, ...process.execArgv, CLI, '--port', '0'].map(quote).join(' ')
+  const cliCommand = [process.execPath, ...SOURCE_FLAGS, CLI, '--port', '0'].map(quote).join(' ')
   const command = `echo $$ > ${quote(pidFile)}; exec ${cliCommand} 2> ${quote(stderrFile)}`
   const terminal = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
   const url = await waitReady(terminal)
@@ -119,8 +111,10 @@ t.test('SIGTERM to npx mock-nvr stops the server: the port closes and no process
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'npx-test', private: true }))
   await mkdir(join(project, 'node_modules', '.bin'), { recursive: true })
   const bin = join(project, 'node_modules', '.bin', 'mock-nvr')
-  await writeFile(bin, `#!/bin/sh\nexec ${quote(process.execPath)} --import=tsx ${quote(CLI)} "$@"\n`, { mode: 0o755 })
-  const npx = spawn('npx', ['--no-install', 'mock-nvr', '--port', '0', '--log-level', 'warn'], { cwd: project, env: { ...process.env, FORCE_COLOR: '0' } })
+  // npx runs outside the runner's coverage; the CLI under it gets the runner's NODE_OPTIONS back.
+  const nodeOptions = `NODE_OPTIONS=${quote(process.env.NODE_OPTIONS ?? '')}`
+  await writeFile(bin, `#!/bin/sh\nexec env ${nodeOptions} ${quote(process.execPath)} --import=tsx ${quote(CLI)} "$@"\n`, { mode: 0o755 })
+  const npx = spawn(...untracked('npx', ['--no-install', 'mock-nvr', '--port', '0', '--log-level', 'warn']), { cwd: project, env: { ...process.env, FORCE_COLOR: '0' } })
   const url = await waitReady(npx)
   const pids = tree(npx.pid as number)
   t.ok(pids.length > 1, 'npx runs the CLI as a child process')
@@ -129,10 +123,11 @@ t.test('SIGTERM to npx mock-nvr stops the server: the port closes and no process
   t.equal(await portState(url), 'ECONNREFUSED')
 })
 
-t.test('outside npm, the CLI does not watch its parent', async t => {
+t.test('outside npm, the bin stops on SIGTERM as the process the user started, and does not watch its parent', async t => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'npm_command')) as Record<string, string>
-  const run = spawn(process.execPath, [...process.execArgv, CLI, '--port', '0', '--log-level', 'warn'], { env })
-  await waitReady(run)
+  const run = spawn(process.execPath, [...SOURCE_FLAGS, CLI, '--port', '0', '--log-level', 'warn'], { env })
+  const url = await waitReady(run)
   run.kill('SIGTERM')
   t.equal((await once(run, 'exit'))[0], 0)
+  t.equal(await portState(url), 'ECONNREFUSED')
 })

@@ -1,19 +1,22 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { CLI, SOURCE_FLAGS } from '../helpers/cli-process.js'
 import { hasScript, quote } from '../helpers/pseudo-terminal.js'
-
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 
 // util-linux's script(1) runs the CLI on a pseudo-terminal, as a person's shell would.
 t.test('on a terminal the logs are pretty lines, not JSON', { skip: hasScript() ? false : 'script(1) from util-linux is not installed' }, async t => {
-  const command = [process.execPath, ...process.execArgv, CLI, '--port', '0', '--token', 'secret-token'].map(quote).join(' ')
+  const command = `exec ${[process.execPath, ...SOURCE_FLAGS, CLI, '--port', '0', '--token', 'secret-token'].map(quote).join(' ')}`
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
   let output = ''
+  let stopped = false
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk
-    if (output.includes('mock-nvr listening on http://127.0.0.1:')) child.kill('SIGTERM')
+    if (stopped || !output.includes('mock-nvr listening on http://127.0.0.1:')) return
+    stopped = true
+    // The CLI itself, script's only child: script passes on its exit code (a signal to script would make it
+    // wait two seconds before it kills the CLI).
+    process.kill(Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)])), 'SIGTERM')
   })
   const [code] = await once(child, 'exit')
   t.equal(code, 0)

@@ -5,7 +5,7 @@ import t from 'tap'
 import { FixtureError } from '../../src/data/fixture-validation.js'
 import { describeStartFailure } from '../../src/cli/start-failure.js'
 import { VERSION } from '../../src/util/version.js'
-import { runCli } from '../helpers/cli-process.js'
+import { runCli, runCommand } from '../helpers/cli-process.js'
 
 t.test('--port 0 prints one ready line with the URL, serves, and SIGTERM exits 0', async t => {
   const run = runCli(['--port', '0', '--log-level', 'silent', '--token', 'cli-token'])
@@ -30,30 +30,36 @@ t.test('environment twins configure it, and SIGINT exits 0 too', async t => {
 })
 
 t.test('--help and --version print and exit 0', async t => {
-  const help = runCli(['--help'])
-  t.equal(await help.exit, 0)
-  t.match(help.stdout(), /Usage: mock-nvr \[options\]/)
-  t.match(help.stdout(), /MOCK_NVR_PORT/)
-  const version = runCli(['--version'])
-  t.equal(await version.exit, 0)
-  t.equal(version.stdout(), `${VERSION}\n`)
+  const help = await runCommand(['--help'])
+  t.equal(help.code, 0)
+  t.match(help.stdout, /Usage: mock-nvr \[options\]/)
+  t.match(help.stdout, /MOCK_NVR_PORT/)
+  const version = await runCommand(['--version'])
+  t.equal(version.code, 0)
+  t.equal(version.stdout, `${VERSION}\n`)
 })
 
 t.test('usage mistakes exit 2 with a message and no stack trace', async t => {
   for (const args of [['--colour'], ['--port', '70000']]) {
-    const run = runCli(args)
-    t.equal(await run.exit, 2, args.join(' '))
-    t.match(run.stderr(), /^mock-nvr: /)
-    t.notMatch(run.stderr(), /\n\s+at /)
+    const run = await runCommand(args)
+    t.equal(run.code, 2, args.join(' '))
+    t.match(run.stderr, /^mock-nvr: /)
+    t.notMatch(run.stderr, /\n\s+at /)
   }
+})
+
+t.test('the process exits with the command\'s code', async t => {
+  const run = runCli(['--colour'])
+  t.equal(await run.exit, 2)
+  t.equal(run.stderr(), 'mock-nvr: unknown flag --colour. Run mock-nvr --help for the flags.\n')
 })
 
 t.test('bad fixtures exit 1 naming the file, the JSON path and the problem', async t => {
   const dir = t.testdir({ 'bad.json': JSON.stringify({ counting_lines: [{ id: 'x' }] }) })
-  const run = runCli(['--port', '0', '--fixtures', dir])
-  t.equal(await run.exit, 1)
-  t.match(run.stderr(), `mock-nvr: Invalid fixtures:\n  ${join(dir, 'bad.json')}: /counting_lines/0/camera_id: is missing`)
-  t.notMatch(run.stderr(), /\n\s+at /)
+  const run = await runCommand(['--port', '0', '--fixtures', dir])
+  t.equal(run.code, 1)
+  t.match(run.stderr, `mock-nvr: Invalid fixtures:\n  ${join(dir, 'bad.json')}: /counting_lines/0/camera_id: is missing`)
+  t.notMatch(run.stderr, /\n\s+at /)
 })
 
 t.test('a port in use exits 1 with a clear message', async t => {
@@ -61,9 +67,9 @@ t.test('a port in use exits 1 with a clear message', async t => {
   await once(blocker, 'listening')
   t.teardown(() => blocker.close())
   const { port } = blocker.address() as { port: number }
-  const run = runCli(['--port', String(port), '--log-level', 'silent'])
-  t.equal(await run.exit, 1)
-  t.equal(run.stderr(), `mock-nvr: cannot listen: port ${port} on 127.0.0.1 is already in use\n`)
+  const run = await runCommand(['--port', String(port), '--log-level', 'silent'])
+  t.equal(run.code, 1)
+  t.equal(run.stderr, `mock-nvr: cannot listen: port ${port} on 127.0.0.1 is already in use\n`)
 })
 
 t.test('start failures are described in one sentence', async t => {

@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import t from 'tap'
 import { parseCli, UsageError } from '../../src/cli/args.js'
 import { startMockNvr } from '../../src/index.js'
-import { printed, runCli } from '../helpers/cli-process.js'
+import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { AUTH, SAMPLE_DATA } from '../helpers/app.js'
 
 t.test('a dropped connection really closes the socket, without a byte of answer', async t => {
@@ -65,11 +65,11 @@ t.test('a bad --latency is a usage error naming the flag or variable, exit code 
   t.throws(() => parseCli([], { MOCK_NVR_LATENCY: '800-100' }), new UsageError('MOCK_NVR_LATENCY must go from low to high, not from 800 to 100'))
   t.throws(() => parseCli(['--latency', '400000'], {}), new UsageError("--latency must be at most 300000 milliseconds, not '400000'"))
   t.throws(() => parseCli(['--latency', '-5'], {}), { name: 'UsageError' })
-  const run = runCli(['--latency', '100-'])
-  t.equal(await run.exit, 2)
-  t.equal(run.stderr(), "mock-nvr: --latency must be milliseconds like 200, or a range like 100-800, not '100-'. Run mock-nvr --help for the flags.\n")
-  const badSize = runCli(['--journal-size', 'many'])
-  t.equal(await badSize.exit, 2)
+  const run = await runCommand(['--latency', '100-'])
+  t.equal(run.code, 2)
+  t.equal(run.stderr, "mock-nvr: --latency must be milliseconds like 200, or a range like 100-800, not '100-'. Run mock-nvr --help for the flags.\n")
+  const badSize = await runCommand(['--journal-size', 'many'])
+  t.equal(badSize.code, 2)
 })
 
 t.test('startMockNvr checks latency like the CLI does', async t => {

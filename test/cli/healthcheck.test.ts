@@ -6,6 +6,7 @@ import t from 'tap'
 import { healthUrl, probeHealth, runHealthcheck } from '../../src/cli/health-probe.js'
 import { startMockNvr } from '../../src/start/start-mock-nvr.js'
 import { SAMPLE_DATA } from '../helpers/app.js'
+import { SOURCE_FLAGS } from '../helpers/cli-process.js'
 
 const HEALTHCHECK = fileURLToPath(new URL('../../src/healthcheck.ts', import.meta.url))
 
@@ -61,7 +62,7 @@ t.test('the healthcheck exits 0 for a healthy mock and 1 otherwise, saying why',
 t.test('the healthcheck command as the image runs it reports a healthy HTTPS mock with exit code 0', async t => {
   const nvr = await startMockNvr({ data: SAMPLE_DATA, tlsSelfSigned: true })
   t.teardown(() => nvr.close())
-  const child = spawn(process.execPath, [...process.execArgv, HEALTHCHECK], {
+  const child = spawn(process.execPath, [...SOURCE_FLAGS, HEALTHCHECK], {
     env: { ...process.env, MOCK_NVR_PORT: String(nvr.port), MOCK_NVR_TLS_SELF_SIGNED: 'true' },
     stdio: 'ignore'
   })

@@ -1,14 +1,13 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { MINIMUM_NODE } from '../../src/util/node-version.js'
+import { CLI, SOURCE_FLAGS } from '../helpers/cli-process.js'
 
 // The CLI itself, with process.versions.node made to say 20.18.3 before it loads.
 t.test('the CLI refuses an old Node.js before it does anything else', async t => {
   const fakeOldNode = 'data:text/javascript,Object.defineProperty(process.versions,\'node\',{value:\'20.18.3\'})'
-  const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
-  const child = spawn(process.execPath, [...process.execArgv, `--import=${fakeOldNode}`, cli, '--help'])
+  const child = spawn(process.execPath, [...SOURCE_FLAGS, `--import=${fakeOldNode}`, CLI, '--help'])
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', chunk => { stdout += chunk })

@@ -4,7 +4,7 @@ import { helpText, parseCli, UsageError } from '../../src/cli/args.js'
 import { FixtureError } from '../../src/data/fixture-validation.js'
 import { openApiDocument } from '../../src/start/openapi-document.js'
 import { LINE_PATH } from '../../src/openapi/examples.js'
-import { runCli } from '../helpers/cli-process.js'
+import { runCommand } from '../helpers/cli-process.js'
 import { line, SAMPLE_DATA } from '../helpers/app.js'
 
 const lineExamples = (document: Record<string, unknown>) =>
@@ -30,19 +30,19 @@ t.test('openApiDocument takes its examples from the data the options select, wit
 
 t.test('mock-nvr openapi prints the document for --fixtures and exits 0', async t => {
   const dir = t.testdir({ 'site.json': JSON.stringify({ counting_lines: [line({ id: 'gate-7', camera_id: 'cam-yard' })] }) })
-  const run = runCli(['openapi', '--fixtures', dir])
-  t.equal(await run.exit, 0)
-  t.equal(run.stderr(), '')
-  const document = JSON.parse(run.stdout()) as Record<string, unknown>
+  const run = await runCommand(['openapi', '--fixtures', dir])
+  t.equal(run.code, 0)
+  t.equal(run.stderr, '')
+  const document = JSON.parse(run.stdout) as Record<string, unknown>
   t.equal(document.openapi, '3.1.0')
   t.strictSame(lineExamples(document), ['cam-yard', 'gate-7'])
-  t.match(run.stdout(), /^{\n {2}"openapi"/, 'indented for people and diffs')
+  t.match(run.stdout, /^{\n {2}"openapi"/, 'indented for people and diffs')
 })
 
 t.test('mock-nvr openapi with bad fixtures exits 1 naming the file', async t => {
   const dir = t.testdir({ 'bad.json': JSON.stringify({ counting_lines: [{ id: 'x' }] }) })
-  const run = runCli(['openapi', '--fixtures', dir])
-  t.equal(await run.exit, 1)
-  t.equal(run.stdout(), '')
-  t.match(run.stderr(), `mock-nvr: Invalid fixtures:\n  ${join(dir, 'bad.json')}: /counting_lines/0/camera_id: is missing`)
+  const run = await runCommand(['openapi', '--fixtures', dir])
+  t.equal(run.code, 1)
+  t.equal(run.stdout, '')
+  t.match(run.stderr, `mock-nvr: Invalid fixtures:\n  ${join(dir, 'bad.json')}: /counting_lines/0/camera_id: is missing`)
 })

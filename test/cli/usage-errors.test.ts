@@ -1,6 +1,6 @@
 import t from 'tap'
 import { CLI_OPTIONS, envName, parseCli, shownDefault, UsageError } from '../../src/cli/args.js'
-import { runCli } from '../helpers/cli-process.js'
+import { runCommand } from '../helpers/cli-process.js'
 
 const WHOLE = (range: string, value: string) => `must be a whole number from ${range}, not '${value}'`
 const ORIGIN = 'must be an origin, scheme://host[:port] with nothing after it (like http://localhost:5173)'
@@ -121,10 +121,10 @@ t.test('good values still pass: an origin, any origin, an IPv6 host, a value tha
 })
 
 t.test('the CLI prints a usage error on one line with the hint, and exits 2', async t => {
-  const run = runCli(['--port', '-1'])
-  t.equal(await run.exit, 2)
-  t.equal(run.stderr(), "mock-nvr: --port must be a whole number from 0 to 65535, not '-1'. Run mock-nvr --help for the flags.\n")
-  const origin = runCli([], { MOCK_NVR_CORS_ORIGINS: 'http://localhost:5173/' })
-  t.equal(await origin.exit, 2)
-  t.equal(origin.stderr(), `mock-nvr: MOCK_NVR_CORS_ORIGINS ${ORIGIN}, not 'http://localhost:5173/'; did you mean 'http://localhost:5173'? Run mock-nvr --help for the flags.\n`)
+  const run = await runCommand(['--port', '-1'])
+  t.equal(run.code, 2)
+  t.equal(run.stderr, "mock-nvr: --port must be a whole number from 0 to 65535, not '-1'. Run mock-nvr --help for the flags.\n")
+  const origin = await runCommand([], { MOCK_NVR_CORS_ORIGINS: 'http://localhost:5173/' })
+  t.equal(origin.code, 2)
+  t.equal(origin.stderr, `mock-nvr: MOCK_NVR_CORS_ORIGINS ${ORIGIN}, not 'http://localhost:5173/'; did you mean 'http://localhost:5173'? Run mock-nvr --help for the flags.\n`)
 })

@@ -4,7 +4,7 @@ import t from 'tap'
 import { parseProxyArgs } from '../../src/cli/proxy-args.js'
 import { line } from '../helpers/app.js'
 import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
-import { printed, runCli } from '../helpers/cli-process.js'
+import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { makeCertificate } from '../helpers/tls.js'
 
 const TOKEN = 'proxy-cli-token-55'
@@ -37,18 +37,18 @@ t.test('mock-nvr proxy forwards, takes the server flags, and writes --record at 
 })
 
 t.test('mock-nvr proxy: --help and usage errors', async t => {
-  const help = runCli(['proxy', '--help'])
-  t.equal(await help.exit, 0)
-  t.match(help.stdout(), 'Usage: mock-nvr proxy --target URL')
-  const missing = runCli(['proxy', '--port', '0'])
-  t.equal(await missing.exit, 2)
-  t.equal(missing.stderr(), 'mock-nvr: --target URL is required: the device to forward /nvr/v1 to. Run mock-nvr proxy --help for the flags.\n')
-  const badTarget = runCli(['proxy', '--target', 'nvr.local'])
-  t.equal(await badTarget.exit, 2)
-  t.equal(badTarget.stderr(), 'mock-nvr: --target: the target must be a URL like https://nvr.local:8443. Run mock-nvr proxy --help for the flags.\n')
-  const noFolder = runCli(['proxy', '--port', '0', '--target', 'http://127.0.0.1:1', '--record', join(t.testdir({}), 'none', 'rec.json')])
-  t.equal(await noFolder.exit, 1, 'a recording that could not be written at the stop is refused at the start')
-  t.match(noFolder.stderr(), /^mock-nvr: cannot start: .*rec\.json cannot be written: its folder does not exist\n$/)
+  const help = await runCommand(['proxy', '--help'])
+  t.equal(help.code, 0)
+  t.match(help.stdout, 'Usage: mock-nvr proxy --target URL')
+  const missing = await runCommand(['proxy', '--port', '0'])
+  t.equal(missing.code, 2)
+  t.equal(missing.stderr, 'mock-nvr: --target URL is required: the device to forward /nvr/v1 to. Run mock-nvr proxy --help for the flags.\n')
+  const badTarget = await runCommand(['proxy', '--target', 'nvr.local'])
+  t.equal(badTarget.code, 2)
+  t.equal(badTarget.stderr, 'mock-nvr: --target: the target must be a URL like https://nvr.local:8443. Run mock-nvr proxy --help for the flags.\n')
+  const noFolder = await runCommand(['proxy', '--port', '0', '--target', 'http://127.0.0.1:1', '--record', join(t.testdir({}), 'none', 'rec.json')])
+  t.equal(noFolder.code, 1, 'a recording that could not be written at the stop is refused at the start')
+  t.match(noFolder.stderr, /^mock-nvr: cannot start: .*rec\.json cannot be written: its folder does not exist\n$/)
 })
 
 t.test('proxy flags are taken out of argv; the rest go to the server', async t => {

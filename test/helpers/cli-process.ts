@@ -1,8 +1,18 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { runCommandLine } from '../../src/cli/main.js'
+import type { MockNvr } from '../../src/start/start-mock-nvr.js'
+import { untracked } from './untracked.js'
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+
+/**
+ * The node flags that run the TypeScript source: tsx, and source maps, by which the coverage of a spawned
+ * process maps back to src/. Not the test runner's own flags (its mock loader, its coverage import, which
+ * NODE_OPTIONS passes on anyway): they cost a second of CPU per process.
+ */
+export const SOURCE_FLAGS = ['--import=tsx', '--enable-source-maps']
 
 export interface CliRun {
   child: ChildProcessWithoutNullStreams
@@ -14,14 +24,16 @@ export interface CliRun {
 }
 
 /**
- * Spawns the CLI from source with the test runner's loader flags, so it runs the TypeScript as is;
- * or, given a built script, that script with plain node.
+ * Spawns the CLI from source, with tsx so it runs the TypeScript as is; or, given a built script, that script
+ * with plain node, outside the runner's coverage. For what lives in the process: the ready line, signals, the
+ * server it runs.
  */
-export function runCli (args: string[], env: Record<string, string> = {}, script?: string, cwd?: string): CliRun {
-  const command = script === undefined ? [...process.execArgv, CLI] : [script]
-  const child = spawn(process.execPath, [...command, ...args], {
-    env: { ...process.env, ...env, FORCE_COLOR: '0' },
-    cwd
+export function runCli (args: string[], env: Record<string, string> = {}, script?: string): CliRun {
+  const [command, commandArgs] = script === undefined
+    ? [process.execPath, [...SOURCE_FLAGS, CLI, ...args]]
+    : untracked(process.execPath, [script, ...args])
+  const child = spawn(command, commandArgs, {
+    env: { ...process.env, ...env, FORCE_COLOR: '0' }
   })
   let stdout = ''
   let stderr = ''
@@ -51,4 +63,35 @@ export function printed (cli: CliRun, text: string): Promise<void> {
     cli.child.stdout.on('data', check)
     check()
   })
+}
+
+export interface CommandResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs a command line in this process, as src/cli.ts runs it, for a command that ends with an exit code
+ * (help, version, openapi, usage errors, a start that fails): what it prints and its exit code, in milliseconds.
+ * Given a folder, it runs there, for relative paths as a user types them.
+ */
+export async function runCommand (args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CommandResult> {
+  let stdout = ''
+  let stderr = ''
+  let server: MockNvr | undefined
+  const home = process.cwd()
+  if (cwd !== undefined) process.chdir(cwd)
+  const code = await runCommandLine(args, {
+    env: { ...process.env, ...env },
+    stdout: { write: (text: string) => { stdout += text } },
+    stderr: { write: (text: string) => { stderr += text } },
+    stopSignal: () => new AbortController().signal,
+    serving: nvr => { server = nvr }
+  }).finally(() => process.chdir(home))
+  if (code === undefined) {
+    await server?.close()
+    throw new Error(`mock-nvr ${args.join(' ')} started a server; runCli runs one`)
+  }
+  return { code, stdout, stderr }
 }

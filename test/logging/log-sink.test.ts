@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { LogSink } from '../../src/logging/log-sink.js'
+import { SOURCE_FLAGS } from '../helpers/cli-process.js'
 import { scriptedIo } from '../helpers/scripted-io.js'
 
 const LIMIT = 1024 * 1024
@@ -127,7 +128,7 @@ t.test('a process that exits right after logging still writes every line', async
 const sink = new LogSink(1, 1 << 20)
 for (let i = 0; i < 1000; i++) sink.write('line ' + i + '\\n')
 process.exit(0)`
-  const child = spawn(process.execPath, [...process.execArgv, '--input-type=module', '-e', script])
+  const child = spawn(process.execPath, [...SOURCE_FLAGS, '--input-type=module', '-e', script])
   let stdout = ''
   child.stdout.setEncoding('utf8').on('data', chunk => { stdout += chunk })
   const [code] = await once(child, 'exit')

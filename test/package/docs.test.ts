@@ -1,6 +1,6 @@
 import t from 'tap'
 import { CLI_OPTIONS, envName, helpText, shownDefault } from '../../src/cli/args.js'
-import { printed, runCli } from '../helpers/cli-process.js'
+import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { line } from '../helpers/app.js'
 import { DOC_PAGES, docSection, readDoc } from '../helpers/docs.js'
 
@@ -50,9 +50,9 @@ t.test('the usage-error examples are what the CLI prints', async t => {
   t.ok(examples.length >= 2, 'the section shows usage errors')
   for (const [, assignments, args, output] of examples) {
     const env = Object.fromEntries((assignments as string).trim().split(' ').filter(Boolean).map(pair => pair.split('=') as [string, string]))
-    const run = runCli((args as string).split(' ').filter(Boolean), env)
-    t.equal(await run.exit, 2)
-    t.equal(run.stderr(), `${output as string}\n`)
+    const run = await runCommand((args as string).split(' ').filter(Boolean), env)
+    t.equal(run.code, 2)
+    t.equal(run.stderr, `${output as string}\n`)
   }
 })
 
@@ -77,9 +77,9 @@ t.test('the fixture-errors example is what the CLI prints for such a folder', as
       'yard.json': JSON.stringify({ counting_lines: [line({ id: 'gate-1', camera_id: 'cam-yard' })] })
     }
   })
-  const run = runCli(args.split(' '), {}, undefined, dir)
-  t.equal(await run.exit, 1)
-  t.equal(run.stderr(), output)
+  const run = await runCommand(args.split(' '), {}, dir)
+  t.equal(run.code, 1)
+  t.equal(run.stderr, output)
 })
 
 t.test('the request log example has the fields, order and precision of a real request line', async t => {

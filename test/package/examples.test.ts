@@ -3,6 +3,8 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { SOURCE_FLAGS } from '../helpers/cli-process.js'
+import { untracked } from '../helpers/untracked.js'
 
 const testing = readFileSync(new URL('../../docs/testing.md', import.meta.url), 'utf8')
 const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url))
@@ -36,7 +38,7 @@ t.test('docs/frontend-testing.md shows the recipes as examples/ has them', async
 
 // tap runs examples/tap.test.ts itself; the node:test example runs here, as `node` would run it.
 t.test('the node:test example passes', async t => {
-  const child = spawn(process.execPath, [...process.execArgv, '--test-reporter=tap', example('node-test.test.ts')], { env: { ...process.env, FORCE_COLOR: '0' } })
+  const child = spawn(process.execPath, [...SOURCE_FLAGS, '--test-reporter=tap', example('node-test.test.ts')], { env: { ...process.env, FORCE_COLOR: '0' } })
   let output = ''
   child.stdout.setEncoding('utf8').on('data', chunk => { output += chunk })
   child.stderr.setEncoding('utf8').on('data', chunk => { output += chunk })
@@ -52,7 +54,7 @@ t.test('the Vitest example passes', async t => {
   const { NODE_V8_COVERAGE: _coverage, ...env } = process.env
   const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url))
   const config = fileURLToPath(new URL('vitest-examples.config.ts', import.meta.url))
-  const child = spawn(process.execPath, [vitest, 'run', '--config', config], { env: { ...env, FORCE_COLOR: '0', CI: '1' } })
+  const child = spawn(...untracked(process.execPath, [vitest, 'run', '--config', config]), { env: { ...env, FORCE_COLOR: '0', CI: '1' } })
   let output = ''
   child.stdout.setEncoding('utf8').on('data', chunk => { output += chunk })
   child.stderr.setEncoding('utf8').on('data', chunk => { output += chunk })

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import semver from 'semver'
 import t from 'tap'
 import { MINIMUM_NODE, oldNodeMessage, refuseOldNode, requireNode } from '../../src/util/node-version.js'
+import { SOURCE_FLAGS } from '../helpers/cli-process.js'
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string }, overrides?: unknown }
 const refusal = (version: string) => `mock-nvr needs Node.js ${MINIMUM_NODE} or newer; this is Node.js ${version}.`
@@ -39,7 +40,7 @@ t.test('importing mock-nvr on an old Node.js throws the line', async t => {
   const fakeOldNode = 'data:text/javascript,Object.defineProperty(process.versions,\'node\',{value:\'20.18.3\'})'
   const entry = new URL('../../src/index.ts', import.meta.url).href
   const script = `import(${JSON.stringify(entry)}).then(() => console.log('loaded'), error => console.log(error.message))`
-  const child = spawn(process.execPath, [...process.execArgv, `--import=${fakeOldNode}`, '--input-type=module', '-e', script])
+  const child = spawn(process.execPath, [...SOURCE_FLAGS, `--import=${fakeOldNode}`, '--input-type=module', '-e', script])
   let stdout = ''
   child.stdout.setEncoding('utf8').on('data', chunk => { stdout += chunk })
   await once(child, 'exit')

@@ -1,0 +1,92 @@
+import { helpText, parseCli, UsageError, type CliCommand } from './args.js'
+import { isDeviceCommand } from './device-args.js'
+import { OptionsError } from '../config/options.js'
+import { VERSION } from '../util/version.js'
+import type { MockNvr } from '../start/start-mock-nvr.js'
+import type { ProxyOptions } from '../device-proxy/device-proxy.js'
+
+/** What a command line reads and writes; src/cli.ts gives it the process's own. */
+export interface CommandLineIo {
+  env: NodeJS.ProcessEnv
+  stdout: { write: (text: string) => unknown, isTTY?: boolean }
+  stderr: { write: (text: string) => unknown }
+  /** What stops a run against a device (Ctrl-C, SIGTERM); asked for only by the commands that run one. */
+  stopSignal: () => AbortSignal
+  /**
+   * Takes over a server that started, before its ready line: a script that signals as soon as it reads the
+   * line finds the stop in place.
+   */
+  serving: (nvr: MockNvr) => void
+}
+
+const EXIT_OK = 0
+const EXIT_FAILURE = 1
+const EXIT_USAGE = 2
+
+/**
+ * Runs one mock-nvr command line. Resolves with the exit code of a command that is done, or with undefined
+ * once a server started and was handed to io.serving. Nothing here throws for a user's mistake.
+ */
+export async function runCommandLine (argv: readonly string[], io: CommandLineIo): Promise<number | undefined> {
+  const [first, ...rest] = argv
+  // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
+  if (isDeviceCommand(first)) {
+    const { runDeviceCommand } = await import('./device-commands.js')
+    return await runDeviceCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal() })
+  }
+  let command: CliCommand
+  let proxy: ProxyOptions | undefined
+  try {
+    if (first === 'proxy') {
+      const { parseProxyArgs, PROXY_HELP } = await import('./proxy-args.js')
+      const parsed = await parseProxyArgs(rest)
+      if (parsed.help) {
+        io.stdout.write(PROXY_HELP)
+        return EXIT_OK
+      }
+      proxy = parsed.proxy
+      command = parseCli(parsed.serveArgv, io.env)
+    } else {
+      command = parseCli(argv, io.env)
+    }
+  } catch (error) {
+    const message = (error as UsageError).message
+    return fail(io, EXIT_USAGE, `${message}${message.endsWith('?') ? '' : '.'} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`)
+  }
+  if (command.command === 'help' || command.command === 'version') {
+    io.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)
+    return EXIT_OK
+  }
+  if (command.command === 'openapi') {
+    try {
+      const { openApiDocument } = await import('../start/openapi-document.js')
+      io.stdout.write(`${JSON.stringify(await openApiDocument(command.options), null, 2)}\n`)
+      return EXIT_OK
+    } catch (error) {
+      return await failToStart(io, error)
+    }
+  }
+
+  let nvr
+  try {
+    const { startMockNvr } = await import('../start/start-mock-nvr.js')
+    nvr = await startMockNvr({ prettyLogs: io.stdout.isTTY === true, ...command.options, ...(proxy === undefined ? {} : { proxy }) })
+  } catch (error) {
+    return await failToStart(io, error)
+  }
+  io.serving(nvr)
+  // Not a log line: scripts wait for it, so it is printed whatever the log level.
+  io.stdout.write(`mock-nvr listening on ${nvr.url}\n`)
+  return undefined
+}
+
+async function failToStart (io: CommandLineIo, error: unknown): Promise<number> {
+  if (error instanceof OptionsError) return fail(io, EXIT_USAGE, error.message)
+  const { describeStartFailure } = await import('./start-failure.js')
+  return fail(io, EXIT_FAILURE, describeStartFailure(error))
+}
+
+function fail (io: CommandLineIo, exitCode: number, message: string): number {
+  io.stderr.write(`mock-nvr: ${message}\n`)
+  return exitCode
+}
