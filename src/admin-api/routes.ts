@@ -4,6 +4,7 @@ import { adminArea, requireBearer } from '../wire/area-guard.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
+import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { apiErrors } from '../wire/errors.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
 import type { FixtureError } from '../data/fixture-validation.js'
@@ -98,11 +99,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   })
 
   // Unknown admin paths are routes of this plugin, so they need the admin token too.
-  for (const url of ['/', '/*']) {
-    app.all(url, { schema: { hide: true } }, function unknownAdminPath () {
-      throw apiErrors.routeNotFound()
-    })
-  }
+  refuseUnknownPaths(app)
 }
 
 function useData (control: MockControl, body: unknown) {

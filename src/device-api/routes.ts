@@ -6,7 +6,7 @@ import { apiErrors } from '../wire/errors.js'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
 import { deviceArea, requireBearer } from '../wire/area-guard.js'
-import { refuseOtherMethods } from '../wire/method-not-allowed.js'
+import { refuseOtherMethods, refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import { formatValueProblem } from '../util/value-errors.js'
 import { LIST_OPERATION, OPERATIONS, RETRIEVE_OPERATION, type OperationRow } from '../contract/paths.js'
@@ -47,11 +47,7 @@ export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions
   for (const row of OPERATIONS) refuseOtherMethods(app, row.path, row.methods)
 
   // Unknown paths under the prefix are routes of this plugin, so the bearer check runs for them too.
-  for (const url of ['/', '/*']) {
-    app.all(url, { schema: { hide: true } }, function unknownApiPath () {
-      throw apiErrors.routeNotFound()
-    })
-  }
+  refuseUnknownPaths(app)
 }
 
 // The route schema of an operation, from its row.

@@ -5,11 +5,14 @@ import { apiErrors, toApiError, type ApiError } from './errors.js'
 // Where every refusal leaves Fastify: the errors themselves are values, in errors.ts.
 
 export function sendApiError (reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply
-    .code(error.statusCode)
-    .headers(error.headers)
-    .type(JSON_CONTENT_TYPE)
-    .send(errorEnvelope(error.statusCode, error.message))
+  const body = errorEnvelope(error.statusCode, error.message)
+  reply.code(error.statusCode).headers(error.headers).type(JSON_CONTENT_TYPE)
+  // A HEAD answer is headers alone. Fastify drops the body on the HEAD routes it mirrors from a GET; on the
+  // others (unknown paths, refusals before routing) it is dropped here, so app.inject() gets what a socket gets.
+  if (reply.request.method === 'HEAD' && reply.request.routeOptions.method !== 'HEAD') {
+    return reply.header('content-length', Buffer.byteLength(body)).send()
+  }
+  return reply.send(body)
 }
 
 /** The one error handler: every failure leaves in the envelope; a 5xx keeps its detail in the log. */

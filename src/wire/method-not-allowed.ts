@@ -17,3 +17,12 @@ export function refuseOtherMethods (app: FastifyInstance, url: string, allowed: 
     handler: function unreachable () {}
   })
 }
+
+/** Answers 404 for every method on the paths of a plugin that no route has, so the plugin's hooks (its bearer check) run for them too. */
+export function refuseUnknownPaths (app: FastifyInstance): void {
+  for (const url of ['/', '/*']) {
+    app.all(url, { schema: { hide: true } }, function unknownPath () {
+      throw apiErrors.routeNotFound()
+    })
+  }
+}

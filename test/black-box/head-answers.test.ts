@@ -41,3 +41,22 @@ t.test('every answer to HEAD is headers alone, on every path and every refusal',
   control.injectFault({ malformed: true, times: 1 })
   t.equal(await head(t, port, LIST, AUTH), 200)
 })
+
+t.test('through inject too, where no HTTP server drops a body, a HEAD refusal is headers alone with the GET\'s length', async t => {
+  const { app } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
+  const cases: Array<[string, Record<string, string>, number]> = [
+    ['/elsewhere', {}, 404],
+    ['/nvr/v1/unknown', AUTH, 404],
+    ['/nvr/v1/unknown', {}, 401],
+    ['/__admin/unknown', ADMIN, 404],
+    ['/nvr/v1/cameras/%zz/counting_lines', AUTH, 400],
+    [LIST, {}, 401]
+  ]
+  for (const [url, headers, status] of cases) {
+    const get = await app.inject({ method: 'GET', url, headers })
+    const head = await app.inject({ method: 'HEAD', url, headers })
+    t.equal(head.statusCode, status, url)
+    t.equal(head.body, '', `${url}: no body`)
+    t.equal(head.headers['content-length'], String(get.rawPayload.length), `${url}: the length of the GET's body`)
+  }
+})
