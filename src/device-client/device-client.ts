@@ -68,10 +68,8 @@ export class DeviceClient {
         return
       }
       const send = https ? httpsRequest : httpRequest
-      const request = send({
-        protocol: base.protocol,
-        hostname: base.hostname.replace(/^\[|\]$/g, ''),
-        port: base.port === '' ? undefined : Number(base.port),
+      // Host, port (the scheme's default when the URL has none) and protocol come from the URL itself.
+      const request = send(base, {
         method,
         path: `${this.#basePath}${path}`,
         headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(body.length) }) },

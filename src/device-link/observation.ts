@@ -24,7 +24,8 @@ export function observe (status: number, headers: IncomingHttpHeaders | Record<s
   const kept: Record<string, string> = {}
   for (const name of HEADERS_THAT_MATTER) {
     const value = headers[name]
-    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : String(value)
+    // Never an array: Node gives each of these as one string (a repeated one joined, or its first kept), and mock-nvr sets each once.
+    if (value !== undefined) kept[name] = String(value)
   }
   return { status, headers: kept, envelope: describeBody(status, body) }
 }

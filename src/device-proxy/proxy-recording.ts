@@ -41,14 +41,14 @@ export class ProxyRecording {
     if (!this.#changed) return undefined
     const merged = await this.#merged()
     await writeFileAtomically(this.file, fixtureText(merged), { replace: true })
-    return { cameras: merged.cameras?.length ?? 0, countingLines: merged.counting_lines?.length ?? 0 }
+    return { cameras: merged.cameras.length, countingLines: merged.counting_lines.length }
   }
 
   #existing (): Promise<{ cameraIds: string[], lines: CountingLine[] }> {
     return stat(this.file).then(() => loadFixtures(this.file), () => ({ cameraIds: [], lines: [] }))
   }
 
-  async #merged (): Promise<FixtureData> {
+  async #merged (): Promise<Required<FixtureData>> {
     const existing = await this.#existing()
     const cameraIds = [...existing.cameraIds]
     const lines = new Map<string, Map<string, CountingLine>>(cameraIds.map(id => [id, new Map()]))

@@ -84,6 +84,7 @@ t.test('every way an answer or its envelope breaks the contract is reported', as
     ...camera('no-fields', response => send(response, 200, { result: {}, content: [] })),
     ...camera('no-content', response => send(response, 200, { result: { success: true, httpCode: 200 } })),
     ...camera('object-content', response => send(response, 200, ok({}))),
+    ...camera('null-content', response => send(response, 200, ok(null))),
     ...camera('redirect', response => send(response, 302, '', { location: `https://login.example/?token=${TOKEN}` })),
     ...camera('redirect-bare', response => send(response, 307, '')),
     ...camera('server-error', response => send(response, 500, 'oops', { 'content-type': 'text/plain' })),
@@ -91,7 +92,7 @@ t.test('every way an answer or its envelope breaks the contract is reported', as
     ...camera('one-line', response => send(response, 200, ok([line({ id: 'l', camera_id: 'one-line' })]))),
     '/nvr/v1/cameras/one-line/counting_lines/l': response => send(response, 200, ok([]))
   })
-  const cameras = ['html', 'empty', 'array', 'bad-result', 'wrong-code', 'no-result', 'result-array', 'no-fields', 'no-content', 'object-content', 'redirect', 'redirect-bare', 'server-error', 'no-type', 'unknown', 'one-line']
+  const cameras = ['html', 'empty', 'array', 'bad-result', 'wrong-code', 'no-result', 'result-array', 'no-fields', 'no-content', 'object-content', 'null-content', 'redirect', 'redirect-bare', 'server-error', 'no-type', 'unknown', 'one-line']
   const { violations } = await verifyDevice({ target: url, token: TOKEN, cameras })
   const of = (camera: string) => violations.filter(violation => violation.camera === camera).map(({ path, problem }) => `${path} ${problem}`)
   t.strictSame(of('html'), [' the body is not JSON (text/html, starting <!DOCTYPE html><html>login </html>)'])
@@ -104,6 +105,7 @@ t.test('every way an answer or its envelope breaks the contract is reported', as
   t.strictSame(of('no-fields'), ['/result/success is missing', '/result/httpCode is missing'])
   t.strictSame(of('no-content'), ['/content is missing'])
   t.strictSame(of('object-content'), ['/content must be an array of counting lines, not an object'])
+  t.strictSame(of('null-content'), ['/content must be an array of counting lines, not null'])
   t.strictSame(of('redirect'), [' answered 302, a redirect to https://login.example/?token=[token], not 200 (redirects are not followed)'], 'the token is never quoted')
   t.strictSame(of('redirect-bare'), [' answered 307, a redirect, not 200 (redirects are not followed)'])
   t.strictSame(of('server-error'), [' answered 500, not 200'])

@@ -5,7 +5,7 @@ import { DeviceLinkError, verifyDevice } from '../../src/index.js'
 import { describeFailure } from '../../src/device-client/device-client.js'
 import { connectionFrom } from '../../src/device-client/device-target.js'
 import { line } from '../helpers/app.js'
-import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
+import { mockLikeDevice, ok, send, startFakeDevice } from '../helpers/fake-device.js'
 import { makeCertificate } from '../helpers/tls.js'
 
 const TOKEN = 'device-token'
@@ -31,7 +31,9 @@ t.test('a time-out, a reset connection and a huge answer are each a violation of
       return
     }
     if (request.url === '/nvr/v1/cameras/declared/counting_lines') {
-      send(response, 200, ' '.repeat(5000))
+      // Only the headers: refused on its declared length, the answer is never waited for (else a time-out).
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' })
+      response.flushHeaders()
       return
     }
     if (request.url === '/nvr/v1/cameras/lines/counting_lines') {
@@ -60,6 +62,18 @@ t.test('the run time-out and the caller\'s signal stop a run that hangs', async 
   await t.rejects(stopped, { message: 'stopped before the run was complete' })
   await t.rejects(verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'], signal: AbortSignal.abort() }), { message: 'stopped before the run was complete' })
   t.equal(requests.length, 2, 'nothing is sent once stopped')
+})
+
+t.test('a run stopped while the unspecified cases are asked ends there, with no report', async t => {
+  const controller = new AbortController()
+  // The reads are answered as mock-nvr does; the first unspecified case (no Authorization) stops the run and is never answered.
+  const { url, requests } = await mockLikeDevice(t, { cameras: [{ id: 'cam-1' }], counting_lines: [line()] }, TOKEN, request => {
+    if (request.headers.authorization !== undefined) return false
+    controller.abort()
+    return true
+  })
+  await t.rejects(verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'], signal: controller.signal }), { message: 'stopped before the run was complete' })
+  t.strictSame(requests.map(request => request.headers.authorization), [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`, undefined], 'no case asked after the stop')
 })
 
 t.test('HTTPS: a self-signed certificate is refused unless trusted with ca or skipped with insecure', async t => {

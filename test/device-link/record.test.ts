@@ -65,6 +65,7 @@ t.test('recordDevice returns the data; a device that breaks the contract in one 
   const { url } = await startFakeDevice(t, (request, response) => {
     if (request.url === '/nvr/v1/cameras/good/counting_lines') send(response, 200, ok([line({ camera_id: 'good' })]))
     else if (request.url === '/nvr/v1/cameras/good/counting_lines/line-1') send(response, 200, ok(line({ camera_id: 'good' })))
+    else if (request.url === '/nvr/v1/cameras/gone/counting_lines') send(response, 404, '')
     else send(response, 200, ok([{ ...line({ camera_id: 'bad' }), extra: 1 }]))
   })
   t.strictSame(await recordDevice({ target: url, token: TOKEN, cameras: ['good'] }), { cameras: [{ id: 'good' }], counting_lines: [line({ camera_id: 'good' })] })
@@ -72,6 +73,7 @@ t.test('recordDevice returns the data; a device that breaks the contract in one 
   t.ok(refusal instanceof RecordRefusedError)
   t.equal((refusal as RecordRefusedError).message, 'the device breaks the contract (2 violations): nothing recorded')
   t.match((refusal as RecordRefusedError).report.violations, [{ camera: 'bad', path: '/content/0/extra' }])
+  await t.rejects(recordDevice({ target: url, token: TOKEN, cameras: ['gone'] }), { name: 'RecordRefusedError', message: 'the device breaks the contract (1 violation): nothing recorded' })
 
   const folder = t.testdir({})
   const out = join(folder, 'device.json')

@@ -5,6 +5,8 @@ import { OptionsError, startMockNvr } from '../../src/index.js'
 import { line } from '../helpers/app.js'
 import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
 import { captureLogs } from '../helpers/log-capture.js'
+import { exchange } from '../helpers/raw-http.js'
+import { makeCertificate } from '../helpers/tls.js'
 
 const TOKEN = 'proxy-token-4d2'
 const AUTH = { authorization: `Bearer ${TOKEN}` }
@@ -74,6 +76,48 @@ t.test('answers pass through unchanged, with the client\'s own Authorization; vi
   const slow = await fetch(`${proxy.url}/nvr/v1/slow`, { headers: AUTH })
   t.equal(slow.status, 504)
   t.match(await slow.json(), { result: { success: false, httpCode: 504, message: 'The device did not answer: no answer within 500 ms.' } })
+})
+
+t.test('only a read is checked: an answer that is not JSON is a violation; other paths, and ids that cannot be decoded, pass unchecked', async t => {
+  const { url, requests } = await startFakeDevice(t, (request, response) => {
+    if (request.url === '/nvr/v1/cameras/cam-1/counting_lines/line-1') send(response, 200, '<html>login</html>', { 'content-type': 'text/html' })
+    else send(response, 200, {})
+  })
+  const logs = captureLogs()
+  const proxy = await startMockNvr({ proxy: { target: url }, logger: logs.logger, logLevel: 'info' })
+  t.teardown(() => proxy.close())
+  const notJson = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines/line-1`)
+  t.equal(notJson.status, 200)
+  t.equal(await notJson.text(), '<html>login</html>')
+  t.equal(requests.at(-1)?.headers.authorization, undefined, 'a request without Authorization goes on without one')
+  t.strictSame(logs.records.filter(entry => entry.msg.startsWith('the device broke the contract')).map(entry => [entry.line, entry.path, entry.problem]), [
+    ['line-1', '', 'the body is not JSON (text/html, starting <html>login</html>)']
+  ])
+  t.equal(proxy.requests().at(-1)?.contractViolations, 1)
+
+  const other = await fetch(`${proxy.url}/nvr/v1/cameras`, { headers: AUTH })
+  t.strictSame([other.status, await other.json()], [200, {}])
+  t.equal(proxy.requests().at(-1)?.contractViolations, 0, 'no read, nothing checked')
+  // Only a raw client sends a fragment; the router reads the path before it, the proxy passes it on as it came.
+  const { received } = await exchange(Number(new URL(proxy.url).port), 'GET /nvr/v1/cameras/cam-1/counting_lines/line-2#%E0 HTTP/1.1\r\nhost: a\r\nconnection: close\r\n\r\n', { end: false })
+  t.match(received.toString(), /^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\n\{\}$/)
+  t.equal(requests.at(-1)?.url, '/nvr/v1/cameras/cam-1/counting_lines/line-2#%E0')
+  t.equal(proxy.requests().at(-1)?.contractViolations, 0, 'a line id that cannot be decoded is not checked')
+})
+
+t.test('an https:// device is trusted with ca; untrusted, it did not answer (502)', async t => {
+  const tls = await makeCertificate()
+  const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([GOOD])), tls)
+  const target = url.replace('127.0.0.1', 'localhost')
+  const trusted = await startMockNvr({ proxy: { target, ca: tls.cert } })
+  t.teardown(() => trusted.close())
+  const answer = await fetch(`${trusted.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  t.strictSame([answer.status, await answer.json()], [200, ok([GOOD])])
+  const untrusted = await startMockNvr({ proxy: { target } })
+  t.teardown(() => untrusted.close())
+  const refused = await fetch(`${untrusted.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  t.equal(refused.status, 502)
+  t.match(await refused.json(), { result: { success: false, httpCode: 502, message: /^The device did not answer: the device's certificate is not trusted \(.+\): pass --ca FILE/ } })
 })
 
 t.test('faults, latency and Prefer apply in front of the device', async t => {
