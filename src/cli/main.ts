@@ -1,6 +1,5 @@
 import { helpText, parseCli, UsageError, type CliCommand } from './args.js'
 import { isDeviceCommand } from './device-args.js'
-import { OptionsError } from '../config/options.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
@@ -40,7 +39,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   try {
     if (first === 'proxy') {
       /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
-      const { parseProxyArgs, PROXY_HELP } = await import('./proxy-args.js')
+      const { parseProxyArgs, PROXY_HELP, refuseDataTwins } = await import('./proxy-args.js')
       const parsed = await parseProxyArgs(rest)
       if (parsed.help) {
         io.stdout.write(PROXY_HELP)
@@ -48,6 +47,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
       }
       proxy = parsed.proxy
       command = parseCli(parsed.serveArgv, io.env)
+      refuseDataTwins(command)
     } else {
       command = parseCli(argv, io.env)
     }
@@ -84,8 +84,8 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   return undefined
 }
 
+// Every option was checked as the user gave it, so what fails here is the start itself: files, the port, a device.
 async function failToStart (io: CommandLineIo, error: unknown): Promise<number> {
-  if (error instanceof OptionsError) return fail(io, EXIT_USAGE, error.message)
   /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { describeStartFailure } = await import('./start-failure.js')
   return fail(io, EXIT_FAILURE, describeStartFailure(error))
