@@ -37,7 +37,8 @@ export function refusedMethod (error: ParserError, socket: Duplex): string | und
   if (incoming !== null && incoming !== undefined && !incoming.complete) return incoming.method
   const packet = error.rawPacket
   if (!Buffer.isBuffer(packet)) return undefined
-  const read = packet.toString('latin1', 0, error.bytesParsed ?? packet.length)
+  // As far as the parser read; were that not known, toString would read to the end.
+  const read = packet.toString('latin1', 0, error.bytesParsed)
   let method: string | undefined
   for (const match of read.matchAll(REQUEST_LINE_START)) method = match[1]
   return method

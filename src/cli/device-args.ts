@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { flagValue, UsageError } from './args.js'
+import { parseMilliseconds } from './milliseconds.js'
 
 export const DEVICE_COMMANDS = ['verify', 'record'] as const
 export type DeviceCommandName = typeof DEVICE_COMMANDS[number]
@@ -88,8 +89,8 @@ export function parseDeviceArgs (command: DeviceCommandName, argv: readonly stri
     ...args,
     target,
     token,
-    ...wholeNumber(values, 'timeout', 'timeout'),
-    ...wholeNumber(values, 'run-timeout', 'runTimeout'),
+    ...milliseconds(values, 'timeout', 'timeout'),
+    ...milliseconds(values, 'run-timeout', 'runTimeout'),
     ...optional(values, 'ca', 'ca'),
     ...optional(values, 'junit', 'junit'),
     ...(out === undefined ? {} : { out })
@@ -108,11 +109,9 @@ function optional (values: Record<string, unknown>, flag: string, key: 'ca' | 'j
   return typeof given === 'string' ? { [key]: given } : {}
 }
 
-function wholeNumber (values: Record<string, unknown>, flag: string, key: 'timeout' | 'runTimeout'): Partial<DeviceArgs> {
+function milliseconds (values: Record<string, unknown>, flag: string, key: 'timeout' | 'runTimeout'): Partial<DeviceArgs> {
   const text = values[flag] as string | undefined
-  if (text === undefined) return {}
-  if (!/^\d+$/.test(text) || Number(text) === 0) throw new UsageError(`--${flag} must be a whole number of milliseconds, at least 1, not '${text}'`)
-  return { [key]: Number(text) }
+  return text === undefined ? {} : { [key]: parseMilliseconds(flag, text) }
 }
 
 const CONNECTION_HELP = [

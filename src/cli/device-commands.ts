@@ -7,6 +7,7 @@ import { verifyDevice, type VerifyReport } from '../device-link/verify-device.js
 import { UsageError } from './args.js'
 import { readCaFile } from './ca-file.js'
 import { deviceHelpText, parseDeviceArgs, type DeviceArgs, type DeviceCommandName } from './device-args.js'
+import type { FixtureData } from '../wire/schemas.js'
 
 /** Where a device command writes, and what stops it (Ctrl-C). */
 export interface CommandIo {
@@ -93,8 +94,10 @@ async function record (args: DeviceArgs, options: DeviceLinkOptions, io: Command
     return EXIT_FAILURE
   }
   await writeFileAtomically(out, fixtureText(recording.data), { replace: args.force })
-  const cameras = recording.data.cameras?.length ?? 0
-  const lines = recording.data.counting_lines?.length ?? 0
+  // A recording always holds both lists, empty or not; FixtureData leaves them optional for hand-written files.
+  const data = recording.data as Required<FixtureData>
+  const cameras = data.cameras.length
+  const lines = data.counting_lines.length
   for (const camera of recording.reformatted) {
     io.stderr.write(`mock-nvr: note: camera ${JSON.stringify(camera)}: the device formats its answers otherwise (key order, spacing or number form); mock-nvr serves the same JSON, in its own bytes\n`)
   }

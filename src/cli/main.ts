@@ -1,6 +1,5 @@
 import { helpText, parseCli, UsageError, type CliCommand } from './args.js'
 import { isDeviceCommand } from './device-args.js'
-import { OptionsError } from '../config/options.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
@@ -31,6 +30,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   const [first, ...rest] = argv
   // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
   if (isDeviceCommand(first)) {
+    /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { runDeviceCommand } = await import('./device-commands.js')
     return await runDeviceCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal() })
   }
@@ -38,7 +38,8 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   let proxy: ProxyOptions | undefined
   try {
     if (first === 'proxy') {
-      const { parseProxyArgs, PROXY_HELP } = await import('./proxy-args.js')
+      /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+      const { parseProxyArgs, PROXY_HELP, refuseDataTwins } = await import('./proxy-args.js')
       const parsed = await parseProxyArgs(rest)
       if (parsed.help) {
         io.stdout.write(PROXY_HELP)
@@ -46,6 +47,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
       }
       proxy = parsed.proxy
       command = parseCli(parsed.serveArgv, io.env)
+      refuseDataTwins(command)
     } else {
       command = parseCli(argv, io.env)
     }
@@ -59,6 +61,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   }
   if (command.command === 'openapi') {
     try {
+      /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
       const { openApiDocument } = await import('../start/openapi-document.js')
       io.stdout.write(`${JSON.stringify(await openApiDocument(command.options), null, 2)}\n`)
       return EXIT_OK
@@ -69,6 +72,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
 
   let nvr
   try {
+    /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { startMockNvr } = await import('../start/start-mock-nvr.js')
     nvr = await startMockNvr({ prettyLogs: io.stdout.isTTY === true, ...command.options, ...(proxy === undefined ? {} : { proxy }) })
   } catch (error) {
@@ -80,8 +84,9 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   return undefined
 }
 
+// Every option was checked as the user gave it, so what fails here is the start itself: files, the port, a device.
 async function failToStart (io: CommandLineIo, error: unknown): Promise<number> {
-  if (error instanceof OptionsError) return fail(io, EXIT_USAGE, error.message)
+  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { describeStartFailure } = await import('./start-failure.js')
   return fail(io, EXIT_FAILURE, describeStartFailure(error))
 }

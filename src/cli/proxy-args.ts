@@ -1,7 +1,8 @@
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
 import { parseTarget, type DeviceLinkError } from '../device-client/device-target.js'
-import { UsageError } from './args.js'
+import { CLI_OPTIONS, envName, UsageError, type CliCommand } from './args.js'
 import { readCaFile } from './ca-file.js'
+import { parseMilliseconds } from './milliseconds.js'
 
 // Each flag that takes a value, with the placeholder its messages show.
 const VALUE_FLAGS: Record<string, string> = { target: 'URL', record: 'FILE', ca: 'FILE', timeout: 'MS' }
@@ -29,11 +30,7 @@ export async function parseProxyArgs (argv: readonly string[]): Promise<{ proxy:
   }
   if (help) return { proxy: { target: '' }, serveArgv, help }
   if (values.target === undefined) throw new UsageError('--target URL is required: the device to forward /nvr/v1 to')
-  let timeout: number | undefined
-  if (values.timeout !== undefined) {
-    if (!/^\d+$/.test(values.timeout) || Number(values.timeout) === 0) throw new UsageError(`--timeout must be a whole number of milliseconds, at least 1, not '${values.timeout}'`)
-    timeout = Number(values.timeout)
-  }
+  const timeout = values.timeout === undefined ? undefined : parseMilliseconds('timeout', values.timeout)
   let base: URL
   try {
     base = parseTarget(values.target)
@@ -50,6 +47,20 @@ export async function parseProxyArgs (argv: readonly string[]): Promise<{ proxy:
     ...(values.record === undefined ? {} : { record: values.record })
   }
   return { proxy, serveArgv, help }
+}
+
+/**
+ * The environment twins of the flags proxy refuses, refused in the same words by the variable's name (the flags
+ * themselves never get this far). A switch's twin set off, MOCK_NVR_WATCH=false, asks for nothing.
+ */
+export function refuseDataTwins (command: CliCommand): void {
+  if (!('options' in command)) return
+  for (const option of CLI_OPTIONS) {
+    const value = command.options[option.key]
+    if (NOT_FOR_PROXY.includes(option.flag) && value !== undefined && value !== false) {
+      throw new UsageError(`${envName(option)} does not apply to proxy: the device's data and tokens are used`)
+    }
+  }
 }
 
 function splitFlag (flag: string): [string, string | undefined] {

@@ -28,8 +28,7 @@ export function stopGracefully ({ graceMs, log, close, env = process.env, parent
   function stop (exitCode: number, reason: () => void): void {
     if (stopping) exit(1)
     stopping = true
-    // Logging may fail when the terminal is gone; that must not keep the process from stopping.
-    try { reason() } catch {}
+    reason()
     setTimeout(() => exit(1), graceMs).unref()
     close().then(() => exit(exitCode), () => exit(1))
   }

@@ -86,6 +86,7 @@ export function selfSignedNames (host: string): string[] {
 
 async function generateSelfSigned (host: string): Promise<ServedTls> {
   // Loaded only when asked for: importing the certificate library costs about as much as Fastify itself.
+  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { generate } = await import('selfsigned')
   const names = selfSignedNames(host)
   // Backdated a minute, so a client whose clock is slightly behind still accepts it.

@@ -9,9 +9,8 @@ function parts (version: string): number[] {
 /** The one-line refusal for a Node.js older than MINIMUM_NODE, or undefined when this one is new enough. */
 export function oldNodeMessage (nodeVersion: string): string | undefined {
   const have = parts(nodeVersion)
-  const need = parts(MINIMUM_NODE)
-  for (let index = 0; index < need.length; index++) {
-    const difference = (have[index] ?? 0) - (need[index] ?? 0)
+  for (const [index, needed] of parts(MINIMUM_NODE).entries()) {
+    const difference = (have[index] ?? 0) - needed
     if (difference > 0) return undefined
     if (difference < 0) return `mock-nvr needs Node.js ${MINIMUM_NODE} or newer; this is Node.js ${nodeVersion}.`
   }

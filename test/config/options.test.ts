@@ -102,6 +102,14 @@ t.test('--help and --version win over everything else', async t => {
   t.strictSame(parseCli(['-v'], {}), { command: 'version' })
 })
 
+t.test('every switch is off by default: its flag can only turn it on', async t => {
+  const cliDefaults = { ...LIBRARY_DEFAULTS, ...(parseCli([], {}) as { options: object }).options }
+  for (const option of CLI_OPTIONS.filter(option => option.kind === 'switch')) {
+    t.equal(cliDefaults[option.key], false, option.flag)
+    t.equal(shownDefault(option), option.defaultText ?? 'off', option.flag)
+  }
+})
+
 t.test('the help lists every flag with its twin and default', async t => {
   const help = helpText('1.2.3')
   t.match(help, /^mock-nvr 1\.2\.3/)

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { LogSink } from '../../src/logging/log-sink.js'
+import { LogSink, type SinkIo } from '../../src/logging/log-sink.js'
 import { SOURCE_FLAGS } from '../helpers/cli-process.js'
 import { scriptedIo } from '../helpers/scripted-io.js'
 
@@ -64,6 +64,35 @@ t.test('a partial write is finished, and a full pipe is tried again, before any 
   t.equal(text(), 'first line\nsecond line\nthird line\n')
 })
 
+t.test('a partial write that ends past a whole line of its own is resumed at the right byte', async t => {
+  // A line too long for a chunk is a buffer of its own: the write carries the chunk before it, then that line.
+  const { io, text } = scriptedIo([5])
+  const sink = new LogSink(1, LIMIT, io)
+  const long = `${'z'.repeat(30_000)}\n`
+  sink.write('ab\n')
+  sink.write(long)
+  sink.write('cd\n')
+  await sink.flushed()
+  t.equal(text(), `ab\n${long}cd\n`)
+})
+
+t.test('a line that comes during a write goes out by itself after it, with nobody waiting', async t => {
+  const { io, text, writes, written } = scriptedIo()
+  const sink = new LogSink(1, LIMIT, {
+    ...io,
+    writev: ((...args: Parameters<SinkIo['writev']>) => {
+      if (writes() === 0) sink.write('during\n')
+      return (io.writev as (...args: Parameters<SinkIo['writev']>) => void)(...args)
+    }) as SinkIo['writev']
+  })
+  sink.write('first\n')
+  await written()
+  t.equal(text(), 'first\n')
+  await written()
+  t.equal(text(), 'first\nduring\n')
+  t.equal(writes(), 2)
+})
+
 t.test('past the limit waiting, lines are dropped and counted, and writing goes on once the file is read', async t => {
   const { io, text } = scriptedIo(['full'])
   const sink = new LogSink(1, 20, io)
@@ -108,10 +137,11 @@ t.test('what is left at exit is written synchronously: partly, after a full pipe
   const left = scriptedIo([], [4, 'full'])
   const sink = new LogSink(1, LIMIT, left.io)
   sink.write('left at exit\n')
-  const waiting = sink.flushed()
   sink.writeLeftSync()
-  await waiting
   t.equal(left.text(), 'left at exit\n')
+  t.equal(left.writes(), 0, 'written by writeSync alone')
+  await sink.flushed()
+  t.equal(left.writes(), 0, 'nothing is left for a later write')
 
   const gone = scriptedIo([], ['gone'])
   const broken = new LogSink(1, LIMIT, gone.io)

@@ -18,6 +18,9 @@ t.test('a Node.js older than the minimum gets one line naming both versions', as
   for (const version of ['20.19.0', '20.20.2', '22.0.0', '24.11.1', process.versions.node]) {
     t.equal(oldNodeMessage(version), undefined, version)
   }
+  // A part left out counts as 0, as in 20.19 = 20.19.0; never as "nothing to compare", which would let 20 pass.
+  for (const version of ['20', '20.18']) t.equal(oldNodeMessage(version), refusal(version), version)
+  for (const version of ['21', '20.19']) t.equal(oldNodeMessage(version), undefined, version)
 })
 
 t.test('refuseOldNode writes the line and exits 1 only on an old Node.js', async t => {

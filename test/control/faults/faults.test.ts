@@ -20,6 +20,14 @@ t.test('a status fault answers the next N requests in the envelope, then the usu
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 200)
 })
 
+t.test('a status without a standard reason phrase is named Error in the message', async t => {
+  const { app, control } = await buildControlled(t)
+  control.injectFault({ status: 599 })
+  const response = await app.inject({ url: LIST, headers: AUTH })
+  t.equal(response.statusCode, 599)
+  t.strictSame(response.json(), envelope(599, 'Injected fault: 599 Error.'))
+})
+
 t.test('a fault without times stays until it is cleared', async t => {
   const { app, control } = await buildControlled(t)
   const { id } = control.injectFault({ status: 503 })

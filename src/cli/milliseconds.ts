@@ -1,0 +1,12 @@
+import { UsageError } from './args.js'
+
+/** The longest a Node.js timer waits: a longer wait fires after 1 ms instead, with a TimeoutOverflowWarning. */
+export const MAX_TIMER_MS = 2_147_483_647
+
+/** The value of a flag such as `--timeout MS`: a whole number of milliseconds a timer can wait, at least 1. */
+export function parseMilliseconds (flag: string, text: string): number {
+  const milliseconds = Number(text)
+  if (!/^\d+$/.test(text) || milliseconds === 0) throw new UsageError(`--${flag} must be a whole number of milliseconds, at least 1, not '${text}'`)
+  if (milliseconds > MAX_TIMER_MS) throw new UsageError(`--${flag} must be at most ${MAX_TIMER_MS} milliseconds (almost 25 days), not '${text}'`)
+  return milliseconds
+}

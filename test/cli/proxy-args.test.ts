@@ -1,0 +1,23 @@
+import t from 'tap'
+import { parseCli } from '../../src/cli/args.js'
+import { parseProxyArgs, refuseDataTwins } from '../../src/cli/proxy-args.js'
+import { VERSION } from '../../src/util/version.js'
+import { runCommand } from '../helpers/cli-process.js'
+
+const TARGET = 'http://127.0.0.1:1'
+
+t.test('proxy with --target alone forwards with the defaults: no timeout, CA, --insecure or recording of its own', async t => {
+  t.strictSame(await parseProxyArgs(['--target', TARGET]), { proxy: { target: TARGET }, serveArgv: [], help: false })
+})
+
+t.test('the environment twins of the flags proxy refuses are refused too, by the variable\'s name', async t => {
+  const twins = { MOCK_NVR_TOKENS: 'a', MOCK_NVR_FIXTURES: 'fixtures', MOCK_NVR_GENERATE: '2x2', MOCK_NVR_WATCH: '1' }
+  for (const [variable, value] of Object.entries(twins)) {
+    const refused = await runCommand(['proxy', '--target', TARGET, '--port', '0'], { [variable]: value })
+    t.equal(refused.code, 2, variable)
+    t.equal(refused.stderr, `mock-nvr: ${variable} does not apply to proxy: the device's data and tokens are used. Run mock-nvr proxy --help for the flags.\n`)
+  }
+  t.doesNotThrow(() => refuseDataTwins(parseCli([], { MOCK_NVR_WATCH: 'false' })), 'a switch\'s twin set off asks for nothing')
+  const version = await runCommand(['proxy', '--target', TARGET, '--version'], twins)
+  t.strictSame(version, { code: 0, stdout: `${VERSION}\n`, stderr: '' }, '--version reads no option')
+})
