@@ -39,12 +39,7 @@ export function stopGracefully ({ graceMs, log, close, env = process.env, parent
   // process to PID 1, still holding its port. Under npm (npm_command set), a parent that goes away is a stop too.
   if (env.npm_command !== undefined) {
     const parent = process.ppid
-    const watch = setInterval(function stopWhenOrphaned () {
-      if (process.ppid === parent) return
-      clearInterval(watch)
-      stop(0, () => log.info({ parent }, 'stopping: the npm process that started mock-nvr is gone'))
-    }, parentCheckMs)
-    watch.unref()
+    whenParentGone(parent, parentCheckMs, () => stop(0, () => log.info({ parent }, 'stopping: the npm process that started mock-nvr is gone')))
   }
   // An EPIPE or EBADF on stdout or stderr, once they are gone, arrives here too.
   /* c8 ignore next 2: a defect's own path; the tests cannot cause one */
@@ -71,4 +66,14 @@ export function exitProcess (code: number, terminals: readonly number[], isTermi
     proc.kill(proc.pid, 'SIGHUP')
   }
   proc.exit(code)
+}
+
+/** Calls onGone once `parent` is no longer this process's parent, checking every `everyMs` without keeping the process alive. */
+export function whenParentGone (parent: number, everyMs: number, onGone: () => void, currentParent = (): number => process.ppid): void {
+  const watch = setInterval(function checkParent () {
+    if (currentParent() === parent) return
+    clearInterval(watch)
+    onGone()
+  }, everyMs)
+  watch.unref()
 }
