@@ -1,7 +1,5 @@
+import { MAX_TIMER_MS } from '../util/delay.js'
 import { UsageError } from './args.js'
-
-/** The longest a Node.js timer waits: a longer wait fires after 1 ms instead, with a TimeoutOverflowWarning. */
-export const MAX_TIMER_MS = 2_147_483_647
 
 /** The value of a flag such as `--timeout MS`: a whole number of milliseconds a timer can wait, at least 1. */
 export function parseMilliseconds (flag: string, text: string): number {

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto'
 import { API_PREFIX } from '../contract/paths.js'
+import { MAX_TIMER_MS } from '../util/delay.js'
 
 /** How to reach a device, checked: its base URL, its token, and how long to wait. */
 export interface DeviceConnection {
@@ -70,9 +71,9 @@ export function connectionFrom (options: DeviceLinkOptions): DeviceConnection {
   if (empty !== -1) throw new DeviceLinkError('a camera id must not be empty', 'cameras')
   const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  checkPositive('timeout', timeoutMs)
+  checkTimer('timeout', timeoutMs)
   checkPositive('maxBodyBytes', maxBodyBytes)
-  if (options.runTimeout !== undefined) checkPositive('runTimeout', options.runTimeout)
+  if (options.runTimeout !== undefined) checkTimer('runTimeout', options.runTimeout)
   if (options.ca !== undefined) checkCa(options.ca, base)
   return {
     base,
@@ -105,6 +106,12 @@ export function holdsCertificate (pem: string): boolean {
 /** A count of milliseconds or bytes: a whole number of at least 1. */
 export function checkPositive (name: string, value: unknown): void {
   if (!Number.isSafeInteger(value) || (value as number) <= 0) throw new DeviceLinkError(`${name} must be a whole number of at least 1`, name)
+}
+
+/** A time-out in milliseconds: a whole number from 1 to what a timer can wait. */
+export function checkTimer (name: string, value: unknown): void {
+  checkPositive(name, value)
+  if ((value as number) > MAX_TIMER_MS) throw new DeviceLinkError(`${name} must be at most ${MAX_TIMER_MS} milliseconds`, name)
 }
 
 /** The target URL, checked: http or https, no credentials, query or fragment, and not the API path itself. */

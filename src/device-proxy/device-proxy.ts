@@ -3,7 +3,7 @@ import { API_PREFIX } from '../contract/paths.js'
 import type { CountingLine } from '../wire/schemas.js'
 import { checkListAnswer, checkRetrievedLine, type Violation } from '../device-client/contract-check.js'
 import { DeviceClient, NoAnswerError, type DeviceAnswer } from '../device-client/device-client.js'
-import { checkCa, checkPositive, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, describeTarget, parseTarget } from '../device-client/device-target.js'
+import { checkCa, checkTimer, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, describeTarget, parseTarget } from '../device-client/device-target.js'
 import { redactStrings, tokenRedactor } from '../device-client/token-redaction.js'
 import { ProxyRecording } from './proxy-recording.js'
 
@@ -36,7 +36,7 @@ export class DeviceProxy {
 
   constructor ({ target, timeout = DEFAULT_TIMEOUT_MS, ca, insecure = false, record }: ProxyOptions) {
     const base = parseTarget(target)
-    checkPositive('timeout', timeout)
+    checkTimer('timeout', timeout)
     if (ca !== undefined) checkCa(ca, base)
     this.target = describeTarget(base)
     this.#client = new DeviceClient({ base, token: '', timeoutMs: timeout, insecure, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ...(ca === undefined ? {} : { ca }) })

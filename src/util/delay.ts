@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { randomInteger, type Random } from './random.js'
 
+/** The longest a Node.js timer waits: a longer wait fires after 1 ms instead, with a TimeoutOverflowWarning. */
+export const MAX_TIMER_MS = 2_147_483_647
+
 /** Longest delay a fault, a Prefer header or --latency may ask for: 5 minutes, in milliseconds. */
 const MAX_DELAY_MS = 300_000
 

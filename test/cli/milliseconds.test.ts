@@ -1,7 +1,8 @@
 import t from 'tap'
 import { UsageError } from '../../src/cli/args.js'
 import { parseDeviceArgs } from '../../src/cli/device-args.js'
-import { MAX_TIMER_MS, parseMilliseconds } from '../../src/cli/milliseconds.js'
+import { parseMilliseconds } from '../../src/cli/milliseconds.js'
+import { MAX_TIMER_MS } from '../../src/util/delay.js'
 import { parseProxyArgs } from '../../src/cli/proxy-args.js'
 
 const tooLong = (flag: string, text: string) => new UsageError(`--${flag} must be at most 2147483647 milliseconds (almost 25 days), not '${text}'`)

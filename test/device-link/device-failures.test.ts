@@ -126,6 +126,9 @@ t.test('options are checked before anything is sent, and the token is never echo
   refused({ timeout: 0 }, 'timeout must be a whole number of at least 1', 'timeout')
   refused({ runTimeout: 1.5 }, 'runTimeout must be a whole number of at least 1', 'runTimeout')
   refused({ maxBodyBytes: -1 }, 'maxBodyBytes must be a whole number of at least 1', 'maxBodyBytes')
+  // A longer wait would fire after 1 ms: Node's timers stop at 2^31 - 1.
+  refused({ timeout: 3_000_000_000 }, 'timeout must be at most 2147483647 milliseconds', 'timeout')
+  refused({ runTimeout: 2_147_483_648 }, 'runTimeout must be at most 2147483647 milliseconds', 'runTimeout')
   const { cert, key } = await makeCertificate()
   refused({ target: 'http://nvr.local', ca: cert }, 'a CA certificate is only of use with an https:// target', 'ca')
   refused({ ca: 'PEM' }, 'the CA must hold a PEM certificate (-----BEGIN CERTIFICATE-----)', 'ca')

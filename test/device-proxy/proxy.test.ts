@@ -185,6 +185,7 @@ t.test('proxy options that cannot work are refused', async t => {
   await t.rejects(startMockNvr({ proxy: { target: 'nvr.local' } }), new OptionsError('option proxy.target is invalid: the target must be a URL like https://nvr.local:8443'))
   await t.rejects(startMockNvr({ proxy: { target: 'https://nvr.local', ca: 'PEM' } }), new OptionsError('option proxy.ca is invalid: the CA must hold a PEM certificate (-----BEGIN CERTIFICATE-----)'))
   await t.rejects(startMockNvr({ proxy: { target: 'https://nvr.local', timeout: 0 } }), new OptionsError('option proxy.timeout is invalid: timeout must be a whole number of at least 1'))
+  await t.rejects(startMockNvr({ proxy: { target: 'https://nvr.local', timeout: 3e9 } }), new OptionsError('option proxy.timeout is invalid: timeout must be at most 2147483647 milliseconds'))
   await t.rejects(startMockNvr({ proxy: { target: 'http://nvr.local' }, tokens: ['a'] }), new OptionsError('option tokens does not apply to a proxy: the device\'s data and tokens are used'))
   await t.rejects(startMockNvr({ proxy: { target: 'http://nvr.local' }, data: {} }), { message: /option data does not apply/ })
 })
