@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { hasScript, quote } from '../helpers/pseudo-terminal.js'
 import { untracked } from '../helpers/untracked.js'
-import { CLI, printed, runCli, SOURCE_FLAGS } from '../helpers/cli-process.js'
+import { CLI, printed, runCli, SOURCE_FLAGS, TSX_IMPORT } from '../helpers/cli-process.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -61,7 +61,7 @@ t.test('SIGTERM or SIGINT to npm start stops the server: the port closes and no 
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'start-test', type: 'module', private: true, scripts: { start: scripts.start } }))
   await writeFile(join(project, 'dist', 'cli.js'), `await import(${JSON.stringify(CLI)})\n`)
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    const npm = spawn(...untracked('npm', ['start', '--', '--port', '0', '--log-level', 'silent'], '--import=tsx'), {
+    const npm = spawn(...untracked('npm', ['start', '--', '--port', '0', '--log-level', 'silent'], TSX_IMPORT), {
       cwd: project,
       env: { ...process.env, FORCE_COLOR: '0' }
     })
@@ -113,7 +113,7 @@ t.test('SIGTERM to npx mock-nvr stops the server: the port closes and no process
   const bin = join(project, 'node_modules', '.bin', 'mock-nvr')
   // npx runs outside the runner's coverage; the CLI under it gets the runner's NODE_OPTIONS back.
   const nodeOptions = `NODE_OPTIONS=${quote(process.env.NODE_OPTIONS ?? '')}`
-  await writeFile(bin, `#!/bin/sh\nexec env ${nodeOptions} ${quote(process.execPath)} --import=tsx ${quote(CLI)} "$@"\n`, { mode: 0o755 })
+  await writeFile(bin, `#!/bin/sh\nexec env ${nodeOptions} ${quote(process.execPath)} ${TSX_IMPORT} ${quote(CLI)} "$@"\n`, { mode: 0o755 })
   const npx = spawn(...untracked('npx', ['--no-install', 'mock-nvr', '--port', '0', '--log-level', 'warn']), { cwd: project, env: { ...process.env, FORCE_COLOR: '0' } })
   const url = await waitReady(npx)
   const pids = tree(npx.pid as number)

@@ -7,12 +7,15 @@ import { untracked } from './untracked.js'
 
 export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 
+/** The node flag that loads tsx as the test runner does (.taprc), with the TypeScript text in its source maps. */
+export const TSX_IMPORT = `--import=${new URL('tsx-with-sources.js', import.meta.url).href}`
+
 /**
  * The node flags that run the TypeScript source: tsx, and source maps, by which the coverage of a spawned
  * process maps back to src/. Not the test runner's own flags (its mock loader, its coverage import, which
  * NODE_OPTIONS passes on anyway): they cost a second of CPU per process.
  */
-export const SOURCE_FLAGS = ['--import=tsx', '--enable-source-maps']
+export const SOURCE_FLAGS = [TSX_IMPORT, '--enable-source-maps']
 
 export interface CliRun {
   child: ChildProcessWithoutNullStreams
