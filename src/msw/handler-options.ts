@@ -3,6 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { fieldProblem, findOptionsProblem, OptionsError } from '../config/option-problems.js'
 import { SHARED_OPTION_DEFAULTS, SharedOptionSchemas } from '../config/shared-options.js'
 import { toDelayRange, type Delay, type DelayRange } from '../util/delay.js'
+import { bareOriginOf } from '../wire/origin.js'
 import type { FixtureData } from '../wire/schemas.js'
 
 export interface NvrHandlersOptions {
@@ -45,29 +46,18 @@ const checkHandlerOptions = TypeCompiler.Compile(HandlerOptionsSchema)
 export function resolveHandlerOptions (input: NvrHandlersOptions | undefined): ResolvedHandlerOptions {
   const options = Object.fromEntries(Object.entries(input ?? {}).filter(([, value]) => value !== undefined)) as unknown as NvrHandlersOptions
   const problem = findOptionsProblem(checkHandlerOptions, options, ({ baseUrl }) => {
-    return originOf(baseUrl) === undefined
+    return bareOriginOf(baseUrl) === undefined
       ? fieldProblem('baseUrl', '', "must be an origin such as 'http://nvr.test' or location.origin, without a path", baseUrl)
       : undefined
   })
   if (problem !== undefined) throw new OptionsError(problem)
   const { tokens, corsOrigins, seed } = { ...SHARED_OPTION_DEFAULTS, ...options }
   return {
-    origin: originOf(options.baseUrl) as string,
+    origin: bareOriginOf(options.baseUrl) as string,
     tokens,
     corsOrigins,
     latency: options.latency === undefined ? undefined : toDelayRange(options.latency) as DelayRange,
     seed,
     data: options.data
   }
-}
-
-// The origin of an http(s) URL with nothing after it but a slash; undefined for anything else.
-function originOf (baseUrl: string): string | undefined {
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    return undefined
-  }
-  return url.origin !== 'null' && url.href === `${url.origin}/` ? url.origin : undefined
 }

@@ -20,13 +20,22 @@ export function describeNonOrigin (value: string): { problem: string, suggestion
   }
 }
 
-// The origin of an http(s)-like URL (lower case, no default port, no path); undefined for any other text.
-function originOf (text: string): string | undefined {
-  let url: URL
+/** The origin of an http(s)-like URL (lower case, no default port, no path); undefined for any other text. */
+export function originOf (text: string): string | undefined {
+  const url = parsedUrl(text)
+  return url === undefined || url.origin === 'null' ? undefined : url.origin
+}
+
+/** The origin of a URL that has nothing after it but a slash, such as a base URL; undefined for any other text. */
+export function bareOriginOf (text: string): string | undefined {
+  const url = parsedUrl(text)
+  return url !== undefined && url.origin !== 'null' && url.href === `${url.origin}/` ? url.origin : undefined
+}
+
+function parsedUrl (text: string): URL | undefined {
   try {
-    url = new URL(text)
+    return new URL(text)
   } catch {
     return undefined
   }
-  return url.origin === 'null' ? undefined : url.origin
 }
