@@ -54,7 +54,7 @@ export async function call (method, path, body) {
   } catch (error) {
     throw new ServerGone(`the answer of ${method} ${path} was cut off or not JSON (${error})`)
   }
-  if (!response.ok) throw new Refusal(response.status, envelope?.result?.message ?? `${response.status} answered`)
+  if (!response.ok) throw new Refusal(response.status, envelope?.result?.errorMessage ?? `${response.status} answered`)
   return envelope.content
 }
 
@@ -74,7 +74,7 @@ export async function readJournalStream (onEvent, signal) {
   if (response.status === 401) throw new TokenRefused('The admin token was not accepted.')
   if (!response.ok) {
     const envelope = await response.json().catch(() => null)
-    throw new Refusal(response.status, envelope?.result?.message ?? `${response.status} answered`)
+    throw new Refusal(response.status, envelope?.result?.errorMessage ?? `${response.status} answered`)
   }
   const reader = response.body.getReader()
   const decoder = new TextDecoder()

@@ -16,5 +16,5 @@ export async function fetchCountingLines (baseUrl: string, token: string | undef
   if (response.ok) return (await response.json() as CountingLineListEnvelope).content
   const { result } = await response.json() as ErrorEnvelope
   const retryAfter = response.headers.get('retry-after')
-  throw new NvrError(result.httpCode, result.message, retryAfter === null ? undefined : Number(retryAfter))
+  throw new NvrError(result.httpCode, result.errorMessage, retryAfter === null ? undefined : Number(retryAfter))
 }

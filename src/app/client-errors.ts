@@ -1,6 +1,6 @@
 import { METHODS, STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { ApiError } from '../wire/errors.js'
+import { apiErrors, type ApiError } from '../wire/errors.js'
 import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
 
 const STATUS_BY_CODE: Record<string, number> = {
@@ -23,7 +23,7 @@ export function answerClientError (error: ParserError, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const status = STATUS_BY_CODE[error.code ?? ''] ?? 400
   const head = refusedMethod(error, socket) === 'HEAD'
-  refuseOnSocket(socket, new ApiError(status, `The request was refused: ${STATUS_CODES[status] as string}.`), head)
+  refuseOnSocket(socket, apiErrors.clientError(status), head)
 }
 
 /**
@@ -51,8 +51,8 @@ export function refusedMethod (error: ParserError, socket: Duplex): string | und
 export function refuseOnSocket (socket: Duplex, error: ApiError, head = false): void {
   // As Node does: never write into an answer already under way on this connection.
   if (socket.writable && !answerUnderWay(socket)) {
-    const { statusCode, message, headers } = error
-    const body = errorEnvelope(statusCode, message)
+    const { statusCode, headers } = error
+    const body = errorEnvelope(error)
     const extraHeaders = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
     socket.write(
       `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] as string}\r\n${extraHeaders}Content-Type: ${JSON_CONTENT_TYPE}\r\n` +

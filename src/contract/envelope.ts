@@ -14,9 +14,16 @@ export function successEnvelopeOf (contentJson: string): string {
   return `${SUCCESS_PREFIX}${contentJson}}`
 }
 
-/** The error envelope as it goes on the wire; httpCode always equals the status. */
-export function errorEnvelope (statusCode: number, message: string): string {
-  return JSON.stringify({ result: { success: false, httpCode: statusCode, message }, content: null })
+/** What an error envelope says: the status, the catalogue's code (contract/error-codes.ts) and one human sentence. */
+export interface EnvelopeError {
+  statusCode: number
+  code: string
+  message: string
+}
+
+/** The error envelope as it goes on the wire, in the device's own member names; httpCode always equals the status. */
+export function errorEnvelope ({ statusCode, code, message }: EnvelopeError): string {
+  return JSON.stringify({ result: { success: false, httpCode: statusCode, errorCode: code, errorMessage: message }, content: null })
 }
 
 /** The content of a success envelope read back from its bytes or text. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { FaultControl } from '../control/faults/fault-control.js'
-import { ApiError } from '../wire/errors.js'
+import { apiErrors } from '../wire/errors.js'
 import type { DeviceProxy, NoAnswerError } from './device-proxy.js'
 
 declare module 'fastify' {
@@ -42,7 +42,7 @@ export const deviceProxyApi: FastifyPluginAsync<DeviceProxyApiOptions> = async f
       const reason = (error as NoAnswerError).message
       request.log.warn({ reason }, 'the device did not answer')
       const timedOut = reason.startsWith('no answer within')
-      throw new ApiError(timedOut ? 504 : 502, `The device did not answer: ${reason}.`)
+      throw apiErrors.deviceNoAnswer(timedOut, reason)
     }
     request.contractViolations = proxy.inspect(request.method, request.url, answer, request.headers.authorization, request.log)
     for (const name of PASSED_BACK) {

@@ -99,7 +99,7 @@ function operationAnswer ({ control }: AnswerContext, method: string, match: Ope
 
 function errorAnswer (cors: readonly string[], error: ApiError): Answer {
   const headers = [...cors, ...Object.entries(error.headers).flat(), 'content-type', JSON_CONTENT_TYPE]
-  return withLength({ status: error.statusCode, headers, body: errorEnvelope(error.statusCode, error.message) })
+  return withLength({ status: error.statusCode, headers, body: errorEnvelope(error) })
 }
 
 function withLength (answered: Answer): Answer {

@@ -1,4 +1,4 @@
-import { ApiError, apiErrors, toApiError } from '../wire/errors.js'
+import { type ApiError, apiErrors, toApiError } from '../wire/errors.js'
 import { LIST_OPERATION, openApiPath, READ_METHODS, RETRIEVE_OPERATION } from '../contract/paths.js'
 import { errorEnvelope, successEnvelope } from '../contract/envelope.js'
 import type { ServedCamera, ServedData } from '../data/data-store.js'
@@ -21,9 +21,9 @@ const LISTED_LINES = 3
 const UNKNOWN_ID = 'unknown'
 
 // The examples are the envelopes as they go on the wire, read back.
-const example = (summary: string, error: ApiError): Example => ({ summary, value: JSON.parse(errorEnvelope(error.statusCode, error.message)) })
+const example = (summary: string, error: ApiError): Example => ({ summary, value: JSON.parse(errorEnvelope(error)) })
 const success = (content: unknown): unknown => JSON.parse(successEnvelope(content))
-const injected = (status: number) => example('An injected fault', new ApiError(status, `This request failed on purpose: an injected ${status} fault.`))
+const injected = (status: number) => example('An injected fault', apiErrors.injected(status, `This request failed on purpose: an injected ${status} fault.`))
 
 // The messages come from the error catalogue, so the examples cannot drift from the wire.
 const ERROR_EXAMPLES: Record<string, Record<string, Example>> = {

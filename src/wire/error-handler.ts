@@ -5,7 +5,7 @@ import { apiErrors, toApiError, type ApiError } from './errors.js'
 // Where every refusal leaves Fastify: the errors themselves are values, in errors.ts.
 
 export function sendApiError (reply: FastifyReply, error: ApiError): FastifyReply {
-  const body = errorEnvelope(error.statusCode, error.message)
+  const body = errorEnvelope(error)
   reply.code(error.statusCode).headers(error.headers).type(JSON_CONTENT_TYPE)
   // A HEAD answer is headers alone. Fastify drops the body on the HEAD routes it mirrors from a GET; on the
   // others (unknown paths, refusals before routing) it is dropped here, so app.inject() gets what a socket gets.

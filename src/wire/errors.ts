@@ -1,16 +1,19 @@
 import { ADMIN_REALM, bearerChallenge, type AuthOutcome } from '../contract/bearer.js'
+import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.js'
 import { READ_METHODS_HEADER } from '../contract/paths.js'
 import { STATUS_TEXT } from '../contract/status-text.js'
 
-/** A refusal the API answers with: a status, one human sentence, and any headers it needs. */
+/** A refusal the API answers with: a status, a stable error code, one human sentence, and any headers it needs. */
 export class ApiError extends Error {
   readonly statusCode: number
+  readonly code: string
   readonly headers: Readonly<Record<string, string>>
 
-  constructor (statusCode: number, message: string, headers: Record<string, string> = {}) {
+  constructor (statusCode: number, code: ErrorCode | (string & {}), message: string, headers: Record<string, string> = {}) {
     super(message)
     this.name = 'ApiError'
     this.statusCode = statusCode
+    this.code = code
     this.headers = headers
   }
 }
@@ -21,36 +24,51 @@ const UNAUTHORIZED_MESSAGES = {
   invalid_token: 'The bearer token was not accepted.'
 } as const
 
+const UNAUTHORIZED_CODES = {
+  no_credentials: ERROR_CODES.noCredentials,
+  invalid_request: ERROR_CODES.malformedCredentials,
+  invalid_token: ERROR_CODES.tokenRefused
+} as const
+
 /** Every error the API answers with, by name. */
 export const apiErrors = {
   unauthorized: (outcome: Exclude<AuthOutcome, 'accepted'>) =>
-    new ApiError(401, UNAUTHORIZED_MESSAGES[outcome], { 'www-authenticate': bearerChallenge(outcome) }),
+    new ApiError(401, UNAUTHORIZED_CODES[outcome], UNAUTHORIZED_MESSAGES[outcome], { 'www-authenticate': bearerChallenge(outcome) }),
+  cameraForbidden: (cameraId: string) =>
+    new ApiError(403, ERROR_CODES.forbidden, `This token has no access to camera ${quote(cameraId)}.`),
   cameraNotFound: (cameraId: string) =>
-    new ApiError(404, `No camera has the id ${quote(cameraId)}.`),
+    new ApiError(404, ERROR_CODES.cameraNotFound, `No camera has the id ${quote(cameraId)}.`),
   countingLineNotFound: (cameraId: string, lineId: string) =>
-    new ApiError(404, `Camera ${quote(cameraId)} has no counting line with the id ${quote(lineId)}.`),
+    new ApiError(404, ERROR_CODES.countingLineNotFound, `Camera ${quote(cameraId)} has no counting line with the id ${quote(lineId)}.`),
   routeNotFound: () =>
-    new ApiError(404, 'Nothing is served at this path.'),
+    new ApiError(404, ERROR_CODES.pathNotFound, 'Nothing is served at this path.'),
   methodNotAllowed: (method: string, allowed: readonly string[]) =>
-    new ApiError(405, `The ${method} method is not allowed here; use ${allowed.join(' or ')}.`, { allow: allowed.join(', ') }),
+    new ApiError(405, ERROR_CODES.methodNotAllowed, `The ${method} method is not allowed here; use ${allowed.join(' or ')}.`, { allow: allowed.join(', ') }),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError(429, ERROR_CODES.rateLimited, `Too many requests for this token; retry after ${retryAfterSeconds} s, and back off exponentially.`, { 'retry-after': String(retryAfterSeconds) }),
   badUrl: () =>
-    new ApiError(400, 'The path holds malformed percent-encoding.'),
+    new ApiError(400, ERROR_CODES.badEncoding, 'The path holds malformed percent-encoding.'),
   missingHost: () =>
-    new ApiError(400, 'An HTTP/1.1 request needs a Host header.'),
+    new ApiError(400, ERROR_CODES.malformedRequest, 'An HTTP/1.1 request needs a Host header.'),
   internal: () =>
-    new ApiError(500, 'The mock could not answer this request.'),
-  injected: (status: number, message?: string, retryAfter?: number) =>
-    new ApiError(status, message ?? `Injected fault: ${status} ${STATUS_TEXT[status] ?? 'Error'}.`, injectedHeaders(status, retryAfter)),
+    new ApiError(500, ERROR_CODES.internal, 'The mock could not answer this request.'),
+  injected: (status: number, message?: string, retryAfter?: number, code?: string) =>
+    new ApiError(status, code ?? ERROR_CODES.injected, message ?? `Injected fault: ${status} ${STATUS_TEXT[status] ?? 'Error'}.`, injectedHeaders(status, retryAfter)),
   invalidPrefer: (problem: string) =>
-    new ApiError(400, `The request was refused: ${problem}.`),
+    new ApiError(400, ERROR_CODES.invalidPrefer, `The request was refused: ${problem}.`),
   adminUnauthorized: (outcome: Exclude<AuthOutcome, 'accepted'>) =>
-    new ApiError(401, ADMIN_UNAUTHORIZED_MESSAGES[outcome], { 'www-authenticate': bearerChallenge(outcome, ADMIN_REALM) }),
+    new ApiError(401, UNAUTHORIZED_CODES[outcome], ADMIN_UNAUTHORIZED_MESSAGES[outcome], { 'www-authenticate': bearerChallenge(outcome, ADMIN_REALM) }),
   invalidBody: (problems: string) =>
-    new ApiError(400, `The request body is invalid: ${problems}.`),
+    new ApiError(400, ERROR_CODES.invalidBody, `The request body is invalid: ${problems}.`),
   faultNotFound: (id: string) =>
-    new ApiError(404, `No fault has the id ${quote(id)}.`),
+    new ApiError(404, ERROR_CODES.faultNotFound, `No fault has the id ${quote(id)}.`),
   tooManyStreams: (max: number) =>
-    new ApiError(503, `${max} streams of the journal are open already; close one first.`, { 'retry-after': '5' })
+    new ApiError(503, ERROR_CODES.tooManyStreams, `${max} streams of the journal are open already; close one first.`, { 'retry-after': '5' }),
+  deviceNoAnswer: (timedOut: boolean, reason: string) =>
+    new ApiError(timedOut ? 504 : 502, timedOut ? ERROR_CODES.deviceTimeout : ERROR_CODES.deviceUnreachable, `The device did not answer: ${reason}.`),
+  /** What Node's HTTP parser refuses before routing: headers too large, a request that never finished, bytes that are not HTTP. */
+  clientError: (status: number) =>
+    new ApiError(status, PARSER_CODES[status] ?? ERROR_CODES.malformedRequest, `The request was refused: ${STATUS_TEXT[status] ?? 'Bad Request'}.`)
 }
 
 const ADMIN_UNAUTHORIZED_MESSAGES = {
@@ -58,6 +76,11 @@ const ADMIN_UNAUTHORIZED_MESSAGES = {
   invalid_request: UNAUTHORIZED_MESSAGES.invalid_request,
   invalid_token: 'The bearer token is not the admin token.'
 } as const
+
+const PARSER_CODES: Record<number, ErrorCode> = {
+  408: ERROR_CODES.requestTimeout,
+  431: ERROR_CODES.headersTooLarge
+}
 
 // An injected error carries what a client needs to react as it would to the real one.
 function injectedHeaders (status: number, retryAfter: number | undefined): Record<string, string> {
@@ -90,8 +113,8 @@ export function toApiError (error: unknown): ApiError {
     const code = String((error as { code?: unknown }).code)
     if (code === 'FST_ERR_BAD_URL') return apiErrors.badUrl()
     const bodyError = BODY_ERRORS[code]
-    if (bodyError !== undefined) return new ApiError(statusCode, bodyError)
-    return new ApiError(statusCode, `The request was refused: ${STATUS_TEXT[statusCode] ?? 'client error'}.`)
+    if (bodyError !== undefined) return new ApiError(statusCode, ERROR_CODES.invalidBody, bodyError)
+    return apiErrors.clientError(statusCode)
   }
   return apiErrors.internal()
 }

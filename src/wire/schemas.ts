@@ -57,7 +57,8 @@ export const ErrorEnvelopeSchema = Type.Object({
   result: Type.Object({
     success: Type.Literal(false),
     httpCode: Type.Integer({ minimum: 400, maximum: 599 }),
-    message: Type.String()
+    errorCode: Type.String({ minLength: 1, description: 'A stable, machine-readable code for the case (see the catalogue in docs/contract.md)' }),
+    errorMessage: Type.String({ description: 'One human-readable sentence' })
   }),
   content: Type.Null()
 }, { $id: 'ErrorEnvelope' })

@@ -23,7 +23,7 @@ t.test('the plain token policy judges a header as the server\'s digest policy do
 
 t.test('the envelopes', async t => {
   t.equal(successEnvelope({ a: 1 }, 201), '{"result":{"success":true,"httpCode":201},"content":{"a":1}}')
-  t.equal(errorEnvelope(404, 'gone'), '{"result":{"success":false,"httpCode":404,"message":"gone"},"content":null}')
+  t.equal(errorEnvelope({ statusCode: 404, code: 'GONE', message: 'gone' }), '{"result":{"success":false,"httpCode":404,"errorCode":"GONE","errorMessage":"gone"},"content":null}')
   t.strictSame(contentOf(successEnvelope([1, 2])), [1, 2])
 })
 

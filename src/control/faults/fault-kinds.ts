@@ -5,7 +5,8 @@ import type { RecordedRequest } from '../journal.js'
 /** What a fault answers with instead of the usual answer: one kind, with the fields that go with a status. */
 export interface Answer {
   status?: number
-  message?: string
+  errorCode?: string
+  errorMessage?: string
   retryAfter?: number
   drop?: true
   malformed?: true
@@ -40,7 +41,7 @@ export const FAULT_KINDS = {
   /** Answer with this status, in the error envelope. */
   status: {
     schema: Type.Integer({ minimum: 400, maximum: 599 }),
-    apply: (answer, _request, _reply, done) => done(apiErrors.injected(answer.status as number, answer.message, answer.retryAfter))
+    apply: (answer, _request, _reply, done) => done(apiErrors.injected(answer.status as number, answer.errorMessage, answer.retryAfter, answer.errorCode))
   },
   /** Close the connection without answering. */
   drop: {

@@ -19,8 +19,10 @@ export type Operation = OperationName
 export const FaultSpecSchema = Type.Object({
   /** What to answer with: status, drop or malformed (one row each in fault-kinds.ts). */
   ...FAULT_KIND_FIELDS,
-  /** The envelope's message, instead of "Injected fault: 503 Service Unavailable." */
-  message: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  /** The envelope's errorCode, instead of "INJECTED_FAULT": a device's own code, say. */
+  errorCode: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  /** The envelope's errorMessage, instead of "Injected fault: 503 Service Unavailable." */
+  errorMessage: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   /** Seconds for Retry-After; sent on 429 and 503 anyway (default 1), and on any status when given. */
   retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
   /** Wait this long first (instead of --latency); alone, it only slows the request down. */
@@ -65,7 +67,7 @@ function combinationProblems (spec: FaultSpec): ValueProblem[] {
   const problems: ValueProblem[] = []
   if (answers.length > 1) problems.push({ path: `/${answers[1] as string}`, message: `cannot be combined with ${answers[0] as string}: a request gets one answer` })
   if (answers.length === 0 && spec.delay === undefined) problems.push({ path: '', message: 'needs status, drop, malformed or delay: what should happen to the requests' })
-  for (const field of ['message', 'retryAfter'] as const) {
+  for (const field of ['errorCode', 'errorMessage', 'retryAfter'] as const) {
     if (spec[field] !== undefined && spec.status === undefined) problems.push({ path: `/${field}`, message: 'only goes with status' })
   }
   if (spec.delay !== undefined) {
