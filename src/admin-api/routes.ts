@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { invalidBody, ok, route } from './routing.js'
 import { adminArea, requireBearer } from '../wire/area-guard.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
+import type { RequestJournal } from '../control/journal.js'
 import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { apiErrors } from '../wire/errors.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
@@ -17,13 +19,17 @@ const DATA_BODY_LIMIT = 64 * 1024 * 1024
 export interface AdminApiOptions {
   /** The admin token, the only one that opens every admin call. */
   tokens: TokenPolicy
-  control: MockControl
+  /** The control a request acts on: its device's, or the one a fleet's path names; throws an ApiError when there is none. */
+  controlOf: (request: FastifyRequest) => MockControl
   /** Limits of GET /__admin/requests/stream; each one missing takes its default. */
   streamLimits?: Partial<JournalStreamLimits>
 }
 
-/** The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. */
-export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, control, streamLimits }) {
+/**
+ * The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. It acts
+ * on one device's control, found from the request: a single mock-nvr's own, or the device a fleet's path names.
+ */
+export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, controlOf, streamLimits }) {
   // A mistake in a body is a 400 naming each JSON path.
   app.setValidatorCompiler(compileWithTypeBox(invalidBody))
   // JSON only: a text body would otherwise reach validation as a string and read as "must be an object".
@@ -31,34 +37,47 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   app.addHook('onRequest', requireBearer(adminArea(tokens)))
 
   route(app, '/data', {
-    GET: (_request, reply) => ok(reply, control.data()),
+    GET: (request, reply) => ok(reply, controlOf(request).data()),
     PUT: (request, reply) => {
-      const summary = useData(control, request.body)
+      const summary = useData(controlOf(request), request.body)
       request.log.info(summary, 'admin: data replaced')
       return ok(reply, summary)
     },
     DELETE: (request, reply) => {
-      const summary = control.resetData()
+      const summary = controlOf(request).resetData()
       request.log.info(summary, 'admin: data reset to the start-up data')
       return ok(reply, summary)
     }
   }, { bodyLimit: DATA_BODY_LIMIT, schema: { hide: true, body: FixtureDataSchema } })
 
   route(app, '/requests', {
-    GET: (_request, reply) => ok(reply, { requests: control.requests(), total: control.journal.total, capacity: control.journal.capacity }),
-    DELETE: (_request, reply) => {
-      control.resetRequests()
+    GET: (request, reply) => {
+      const control = controlOf(request)
+      return ok(reply, { requests: control.requests(), total: control.journal.total, capacity: control.journal.capacity })
+    },
+    DELETE: (request, reply) => {
+      controlOf(request).resetRequests()
       return ok(reply, null)
     }
   })
 
-  const journalStream = new JournalStream(control.journal, streamLimits)
+  // One stream per journal, made when it is first asked for.
+  const journalStreams = new Map<RequestJournal, JournalStream>()
+  const journalStreamOf = (journal: RequestJournal): JournalStream => {
+    let stream = journalStreams.get(journal)
+    if (stream === undefined) {
+      stream = new JournalStream(journal, streamLimits)
+      journalStreams.set(journal, stream)
+    }
+    return stream
+  }
   app.addHook('preClose', function endJournalStreams (done) {
-    journalStream.closeAll()
+    for (const stream of journalStreams.values()) stream.closeAll()
     done()
   })
   route(app, '/requests/stream', {
-    GET: (_request, reply) => {
+    GET: (request, reply) => {
+      const journalStream = journalStreamOf(controlOf(request).journal)
       reply.type(EVENT_STREAM_TYPE).header('cache-control', 'no-store')
       if (reply.request.method === 'HEAD') return reply.send()
       const listener = journalStream.open()
@@ -68,14 +87,14 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   })
 
   route(app, '/faults', {
-    GET: (_request, reply) => ok(reply, control.faults()),
+    GET: (request, reply) => ok(reply, controlOf(request).faults()),
     POST: (request, reply) => {
-      const fault = injectFault(control, request.body)
+      const fault = injectFault(controlOf(request), request.body)
       request.log.info({ fault }, `admin: ${fault.id} injected`)
       return ok(reply, fault, 201)
     },
     DELETE: (request, reply) => {
-      control.clearFaults()
+      controlOf(request).clearFaults()
       request.log.info('admin: every fault cleared')
       return ok(reply, null)
     }
@@ -84,7 +103,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   route(app, '/faults/:id', {
     DELETE: (request, reply) => {
       const { id } = request.params as { id: string }
-      if (!control.clearFaults(id)) throw apiErrors.faultNotFound(id)
+      if (!controlOf(request).clearFaults(id)) throw apiErrors.faultNotFound(id)
       request.log.info(`admin: ${id} cleared`)
       return ok(reply, null)
     }
@@ -92,7 +111,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
 
   route(app, '/reset', {
     POST: (request, reply) => {
-      control.reset()
+      controlOf(request).reset()
       request.log.info('admin: reset to the start-up data, no faults, an empty journal')
       return ok(reply, null)
     }

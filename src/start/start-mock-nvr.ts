@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, API_PREFIX } from '../contract/paths.js'
-import { buildApp } from '../app/build-app.js'
+import { buildServingApp } from '../app/build-app.js'
+import type { DeviceListener } from '../app/device-listener.js'
+import { deviceState } from './device-state.js'
 import { DASHBOARD_PATH } from '../admin-api/dashboard-page.js'
-import { TokenPolicy } from '../wire/token-policy.js'
-import { MockControl } from '../control/mock-control.js'
 import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
-import { CorsPolicy } from '../wire/cors.js'
 import { DataStore } from '../data/data-store.js'
 import { loadStartupData } from './startup-data.js'
-import { toDelayRange, type DelayRange } from '../util/delay.js'
 import { BUNDLED_FIXTURES } from '../data/fixtures.js'
 import { pickLimits } from '../config/limits.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
@@ -47,19 +45,15 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
   const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the device at ${proxy.target}`, note: undefined }
   const logger = options.logger ?? createLogger(options)
-  // With no --token any token opens the device API, except the admin token.
-  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
   const store = new DataStore(data)
-  const control = new MockControl({ store, latency: latencyRange(options), allowPrefer: options.allowPrefer, seed: options.seed, journalSize: options.journalSize })
-  const app = await buildApp({
-    store,
-    tokens,
-    cors: new CorsPolicy(options.corsOrigins),
+  const device = deviceState('nvr', options, store)
+  const { tokens, control } = device
+  const { app, listener } = await buildServingApp({
+    device,
     maxHeaderSize: options.maxHeaderSize,
     limits: pickLimits(options),
     logger,
     ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
-    control,
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     ...(proxy === undefined ? {} : { proxy })
   })
@@ -70,10 +64,8 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
     app.addHook('onClose', async function stopWatching () { await watcher.close() })
   }
 
-  await app.listen({ port: options.port, host: options.host })
-  const address = app.server.address()
-  /* c8 ignore next: listen on a TCP port always yields an AddressInfo, never a pipe name */
-  const port = typeof address === 'object' && address !== null ? address.port : options.port
+  await app.ready()
+  const port = await listenOrClose(app, listener, options)
   const url = baseUrl(options.host, port, tls === undefined ? 'http' : 'https')
 
   app.log.info({
@@ -132,9 +124,14 @@ function logProxy (app: FastifyInstance, proxy: DeviceProxy, { insecure, record 
   })
 }
 
-function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
-  // resolveOptions has refused a backwards range.
-  return latency === undefined ? undefined : toDelayRange(latency) as DelayRange
+// A listener that cannot listen leaves an app that must still be closed, as app.listen() would leave it.
+async function listenOrClose (app: FastifyInstance, listener: DeviceListener, { port, host }: ResolvedOptions): Promise<number> {
+  try {
+    return await listener.listen(port, host)
+  } catch (error) {
+    await app.close()
+    throw error
+  }
 }
 
 function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {
