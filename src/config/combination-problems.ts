@@ -25,6 +25,14 @@ export function combinationProblem (options: ResolvedOptions): OptionsProblem | 
   if (generate !== undefined && options.fixtures !== undefined) {
     return together(['generate', 'fixtures'], (a, b) => `${a} cannot be combined with ${b}: generated data is served instead of fixture files`)
   }
+  if (options.devices !== undefined && options.fleet !== undefined) {
+    return together(['devices', 'fleet'], (a, b) => `${a} cannot be combined with ${b}: the fleet file lists the devices`)
+  }
+  const fleet = options.devices !== undefined || options.fleet !== undefined
+  for (const key of ['manifest', 'controlPort'] as const) {
+    if (!fleet && options[key] !== undefined) return together([key, 'devices'], (a, b) => `${a} applies to a fleet only: give ${b} too`)
+  }
+  if (fleet && options.watch) return together(['watch', 'devices'], (a, b) => `${a} cannot be combined with ${b}: a fleet's fixtures are not watched`)
   if (generate !== undefined && options.watch) {
     return together(['watch', 'generate'], (a, b) => `${a} cannot be combined with ${b}: only fixture files can be watched`)
   }

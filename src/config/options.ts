@@ -12,6 +12,12 @@ export { OptionsError }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
+/** The most devices one fleet starts. */
+export const MAX_FLEET_DEVICES = 20_000
+
+/** The options that start a fleet rather than one device. */
+export const FLEET_OPTIONS = ['devices', 'fleet', 'manifest', 'controlPort'] as const
+
 /** The default of maxHeaderSize, in bytes. */
 export const DEFAULT_MAX_HEADER_SIZE = 65536
 
@@ -55,7 +61,15 @@ export const OptionsSchema = Type.Object({
   /** Let a request ask for its own fault with `Prefer: code=503` or `Prefer: delay=800`. */
   allowPrefer: Type.Boolean(),
   /** How many requests the journal keeps, the oldest dropped first; 0 keeps none. */
-  journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 })
+  journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  /** A fleet: this many devices, nvr-001 …, on port … port+N−1 (startMockFleet's count). */
+  devices: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FLEET_DEVICES })),
+  /** A fleet: the devices a fleet file lists. */
+  fleet: Type.Optional(Type.String({ minLength: 1 })),
+  /** A fleet: the JSON file its devices' names, URLs and cameras are written to before it is ready. */
+  manifest: Type.Optional(Type.String({ minLength: 1 })),
+  /** A fleet: the port of its admin API and dashboard; port−1 by default, a free one under port 0. */
+  controlPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 }))
 }, { additionalProperties: false })
 export type ResolvedOptions = Static<typeof OptionsSchema>
 
