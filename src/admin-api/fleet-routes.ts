@@ -22,6 +22,8 @@ export interface ListedDevice {
   url: string
   cameras: string[]
   state: string
+  /** Requests in its journal's count since the last clear, for a request rate. */
+  requests: number
 }
 
 /** A journal entry of a fleet: the device's name first. */
@@ -90,7 +92,7 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
 }
 
 function listed ({ device, url, state }: RosterEntry): ListedDevice {
-  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state }
+  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state, requests: device.control.journal.total }
 }
 
 // Checked once on the first device: a spec refused there is refused everywhere, and nothing changed.
