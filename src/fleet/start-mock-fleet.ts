@@ -143,7 +143,7 @@ function deviceHandle (app: FastifyInstance, listener: DeviceListener, { url }: 
 
 function logStart (app: FastifyInstance, plans: readonly DevicePlan[], controlUrl: string, admin: boolean): void {
   const ports = plans.map(plan => plan.options.port)
-  app.log.info({ devices: plans.length, first: plans[0]?.name, last: plans.at(-1)?.name }, 'serving a fleet of devices')
+  app.log.info({ devices: plans.length, first: (plans[0] as DevicePlan).name, last: (plans.at(-1) as DevicePlan).name }, 'serving a fleet of devices')
   if (ports.every(port => port !== 0)) app.log.info({ from: Math.min(...ports), to: Math.max(...ports) }, 'device ports')
   if (admin) app.log.info(`the fleet's admin API at ${controlUrl}/__admin/devices, its dashboard at ${controlUrl}/__admin/ui/`)
   else app.log.info('no --admin-token: the fleet\'s admin API and dashboard are off')
