@@ -48,6 +48,6 @@ export async function recordWithNotes (options: DeviceLinkOptions): Promise<Reco
       reformatted
     }
   } finally {
-    run.end()
+    await run.end()
   }
 }

@@ -44,7 +44,7 @@ export async function verifyDevice (options: DeviceLinkOptions): Promise<VerifyR
     const differences = probeData === undefined ? [] : await compareUnspecified(run, reading.cameras, probeData)
     return run.redactAll({ target: run.target, time, cameras, probedCamera: probeData?.camera ?? null, violations: reading.violations, differences })
   } finally {
-    run.end()
+    await run.end()
   }
 }
 

@@ -53,6 +53,11 @@ export class DeviceProxy {
     return this.#client.send({ method, path: url, headers, ...(body === undefined || body.length === 0 ? {} : { body }) })
   }
 
+  /** Ends the connections to the device. */
+  close (): Promise<void> {
+    return this.#client.close()
+  }
+
   /** Checks an answer to a read (a 200 to GET of a list or a line), logs what is new, keeps what is valid; returns the count. */
   inspect (method: string, url: string, answer: DeviceAnswer, authorization: string | undefined, log: FastifyBaseLogger): number {
     if (method !== 'GET' || answer.status !== 200) return 0
