@@ -101,7 +101,10 @@ async function record (args: DeviceArgs, options: DeviceLinkOptions, io: Command
   for (const camera of recording.reformatted) {
     io.stderr.write(`mock-nvr: note: camera ${JSON.stringify(camera)}: the device formats its answers otherwise (key order, spacing or number form); mock-nvr serves the same JSON, in its own bytes\n`)
   }
-  if (args.json) io.stdout.write(`${JSON.stringify({ file: out, cameras, countingLines: lines, reformatted: recording.reformatted })}\n`)
+  for (const departure of recording.departures) {
+    io.stderr.write(`mock-nvr: note: the device's answers depart from mock-nvr's where the seed does not rule: ${departure}; the lines are recorded, and mock-nvr answers in its own way\n`)
+  }
+  if (args.json) io.stdout.write(`${JSON.stringify({ file: out, cameras, countingLines: lines, reformatted: recording.reformatted, departures: recording.departures })}\n`)
   else io.stdout.write(`recorded ${cameras} camera${cameras === 1 ? '' : 's'} and ${lines} counting line${lines === 1 ? '' : 's'} into ${out}\n`)
   return EXIT_OK
 }
