@@ -69,7 +69,8 @@ function differenceTables (differences: Difference[]): string[] {
   for (const [row, cases] of casesOfRow) if (cases.length > 1) groups.set(JSON.stringify(cases), [...groups.get(JSON.stringify(cases)) ?? [], JSON.parse(row) as Row])
   for (const [casesKey, rows] of groups) {
     const cases = JSON.parse(casesKey) as string[]
-    const which = cases.length === differences.length ? `all ${cases.length} cases` : `${cases.length} cases: ${cases.join(', ')}`
+    const others = differences.map(difference => difference.case).filter(name => !cases.includes(name))
+    const which = others.length === 0 ? `all ${cases.length} cases` : others.length < cases.length ? `all cases but ${others.join(', ')}` : `${cases.length} cases: ${cases.join(', ')}`
     lines.push('', `  Alike in ${which}:`, ...table(['header', 'device', 'mock-nvr'], rows.map(row => [row])).map(line => `  ${line}`))
   }
   return lines
