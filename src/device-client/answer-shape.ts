@@ -1,7 +1,7 @@
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 
 const BOM = '\ufeff'
-const QUOTE_LENGTH = 40
+const QUOTE_LENGTH = 32
 const NAMES_SHOWN = 5
 
 // The members the envelope has: the seed's, and the error members of the vendor's documentation.
@@ -12,7 +12,7 @@ const RESULT_MEMBERS = new Set(['success', 'httpCode', 'errorCode', 'errorMessag
 export interface BodyShape {
   /**
    * 'success envelope', 'error envelope' (success false, httpCode equal to the status), 'error envelope,
-   * httpCode N' (another code), 'other JSON', 'not JSON (its type), starting "…"', or 'empty'.
+   * httpCode N' (another code), 'other JSON', 'not JSON: "its first characters…"', or 'empty'.
    */
   kind: string
   /** The body starts with a byte-order mark (read past it, as browsers do). */
@@ -36,11 +36,12 @@ export function parseBody (body: Buffer): unknown {
 }
 
 /** The shape of an answer's body; `redact` keeps the token out of what is quoted. */
-export function shapeOf (status: number, contentType: string | undefined, body: Buffer, redact: (text: string) => string = text => text): BodyShape {
+export function shapeOf (status: number, body: Buffer, redact: (text: string) => string = text => text): BodyShape {
   const bom = body.subarray(0, 3).equals(Buffer.from(BOM))
   if (body.length === 0) return { kind: 'empty', bom, extraMembers: [] }
   const value = parseBody(body)
-  if (value === undefined) return { kind: `not JSON (${contentType ?? 'no Content-Type'}), starting ${quote(body.toString('utf8'), redact)}`, bom, extraMembers: [] }
+  // Its Content-Type is beside it in the report, among the headers that differ.
+  if (value === undefined) return { kind: `not JSON: ${quote(body.toString('utf8'), redact)}`, bom, extraMembers: [] }
   const result = isObject(value) ? value.result : undefined
   if (!isObject(value) || !isObject(result) || !('content' in value) || typeof result.success !== 'boolean') return { kind: 'other JSON', bom, extraMembers: [] }
   const extraMembers = [
@@ -71,7 +72,7 @@ function listNames (names: string[]): string {
  * another Content-Type, a byte-order mark, extra envelope members. Each is one phrase; none is a violation.
  */
 export function unruledDepartures (contentType: string | undefined, body: Buffer, redact: (text: string) => string): string[] {
-  const shape = shapeOf(200, contentType, body, redact)
+  const shape = shapeOf(200, body, redact)
   const departures: string[] = []
   if (!isJsonContentType(contentType)) departures.push(`Content-Type ${contentType ?? '(none)'}, not ${JSON_CONTENT_TYPE}`)
   if (shape.bom) departures.push('a byte-order mark before the JSON')

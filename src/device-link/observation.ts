@@ -9,7 +9,7 @@ export interface Observation {
   headers: Record<string, string>
   /**
    * What the body is: 'error envelope' (success false, httpCode equal to the status), 'error envelope,
-   * httpCode N' (another code), 'success envelope', 'other JSON', 'not JSON (its type), starting "…"',
+   * httpCode N' (another code), 'success envelope', 'other JSON', 'not JSON: "its first characters…"',
    * 'empty', or 'no answer: why'; then any envelope members the seed does not show, and a byte-order mark.
    */
   envelope: string
@@ -33,7 +33,7 @@ export function observe (status: number, headers: IncomingHttpHeaders | Record<s
     // Never an array: Node gives each of these as one string (a repeated one joined, or its first kept), and mock-nvr sets each once.
     if (value !== undefined) kept[name] = String(value)
   }
-  const shape = shapeOf(status, kept['content-type'], Buffer.from(body), redact)
+  const shape = shapeOf(status, Buffer.from(body), redact)
   return {
     status,
     headers: kept,

@@ -52,7 +52,10 @@ async function forward (target: string, request: IncomingMessage, path: string):
   const hopByHop = new Set(['host', 'accept-encoding', 'connection', 'content-length', 'transfer-encoding'])
   const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !hopByHop.has(name))) as Record<string, string>
   const response = await fetch(`${target}${path}`, { method: request.method as string, headers, redirect: 'manual' })
-  const kept = Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-length' && name !== 'connection' && name !== 'keep-alive' && name !== 'transfer-encoding'))
+  const kept: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    if (!['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) kept[name] = value
+  })
   return { status: response.status, headers: kept, body: Buffer.from(await response.arrayBuffer()) }
 }
 
