@@ -44,9 +44,11 @@ export function shapeOf (status: number, body: Buffer, redact: (text: string) =>
   if (value === undefined) return { kind: `not JSON: ${quote(body.toString('utf8'), redact)}`, bom, extraMembers: [] }
   const result = isObject(value) ? value.result : undefined
   if (!isObject(value) || !isObject(result) || !('content' in value) || typeof result.success !== 'boolean') return { kind: 'other JSON', bom, extraMembers: [] }
+  // An older "message" in place of errorMessage is said by errorMessage's description, not again here.
+  const olderMessage = !result.success && result.errorMessage === undefined && typeof result.message === 'string'
   const extraMembers = [
     ...Object.keys(value).filter(name => !TOP_MEMBERS.has(name)),
-    ...Object.keys(result).filter(name => !RESULT_MEMBERS.has(name)).map(name => `result.${name}`)
+    ...Object.keys(result).filter(name => !RESULT_MEMBERS.has(name) && !(olderMessage && name === 'message')).map(name => `result.${name}`)
   ]
   if (result.success) return { kind: 'success envelope', bom, extraMembers }
   return {
