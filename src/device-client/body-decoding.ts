@@ -39,8 +39,8 @@ export class BodyDecodingError extends Error {
  * The body as its sender meant it: every coding of Content-Encoding undone, last applied first. Each step
  * stops at maxBytes of output, so a small answer that inflates to gigabytes costs no more than maxBytes.
  */
-export async function decodeBody (body: Buffer, contentEncoding: string | undefined, maxBytes: number): Promise<Buffer> {
-  const codings = (contentEncoding ?? '').split(',').map(coding => coding.trim().toLowerCase()).filter(coding => coding !== '' && coding !== 'identity')
+export async function decodeBody (body: Buffer, contentEncoding: string, maxBytes: number): Promise<Buffer> {
+  const codings = contentEncoding.split(',').map(coding => coding.trim().toLowerCase()).filter(coding => coding !== '' && coding !== 'identity')
   let decoded = body
   for (const coding of codings.reverse()) {
     const decoder = DECODERS[coding]

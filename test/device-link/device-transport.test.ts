@@ -128,3 +128,37 @@ t.test('a certificate for other names: the names it holds, and what to do; verif
   t.equal(run.stdout, '')
   t.notMatch(await readFile(join(dir, 'nvr.pem'), 'utf8'), TOKEN)
 })
+
+t.test('an error answer to a read says what the device said; a read with no Content-Type is one difference of its own', async t => {
+  const { url } = await startFakeDevice(t, (request, response) => {
+    const path = request.url as string
+    if (path.includes('/gone/')) send(response, 404, { result: { success: false, httpCode: 404, errorCode: 'GONE', errorMessage: 'Camera gone' }, content: null })
+    else if (path.includes('/odd/')) send(response, 500, [])
+    else {
+      // No Content-Type at all.
+      response.writeHead(200)
+      response.end(JSON.stringify(ok(path.endsWith('/line-1') ? line({ camera_id: 'plain' }) : [line({ camera_id: 'plain' })])))
+    }
+  })
+  const report = await verifyDevice({ target: url, token: TOKEN, cameras: ['gone', 'odd', 'plain'] })
+  t.strictSame(report.violations.map(({ camera, problem }) => [camera, problem]), [
+    ['gone', 'answered 404, not 200: Camera gone'],
+    ['odd', 'answered 500, not 200']
+  ])
+  const reads = report.differences.filter(difference => difference.case.endsWith('answer'))
+  t.strictSame(reads.map(({ case: name, device }) => [name, device]), [
+    ['list answer', { status: 200, headers: {}, envelope: 'success envelope' }],
+    ['retrieve answer', { status: 200, headers: {}, envelope: 'success envelope' }]
+  ])
+})
+
+t.test('record as a command notes what the seed does not rule on, once each, and lists it in --json', async t => {
+  const { url } = await proxiedDevice(t, DATA, TOKEN, { encoding: 'gzip', bom: true })
+  const folder = t.testdir({})
+  const run = await runCommand(['record', '--target', url, '--token', TOKEN, '--camera', 'cam-1', '--camera', 'cam-2', '--out', join(folder, 'out.json'), '--json'])
+  t.equal(run.code, 0)
+  const notes = run.stderr.split('\n').filter(note => note.includes('where the seed does not rule'))
+  t.strictSame(notes, ['mock-nvr: note: the device\'s answers depart from mock-nvr\'s where the seed does not rule: a byte-order mark before the JSON; the lines are recorded, and mock-nvr answers in its own way'], 'once, for five answers')
+  t.match(JSON.parse(run.stdout), { cameras: 2, countingLines: 3, departures: ['a byte-order mark before the JSON'] })
+  t.strictSame(JSON.parse(await readFile(join(folder, 'out.json'), 'utf8')), DATA)
+})
