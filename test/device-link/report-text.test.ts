@@ -44,9 +44,9 @@ t.test('error members show only where both answered an error envelope, and a hea
     ]
   }
   const text = renderReport(report)
-  t.match(text, /  a\s+status, body\s+404, error envelope\s+404, error envelope\n  GET \S+\s+errorCode\s+"X"\s+"Y"\n\n/, 'only the member that differs')
-  t.match(text, /  b\s+status, body\s+404, error envelope\s+404, error envelope\n  GET \S+\s+errorMessage\s+\(none\)\s+a string\n\n/)
-  t.match(text, /  c\s+status, body\s+404, empty\s+404, error envelope\n  GET \S+\n\n/, 'no member rows beside a body that is no error envelope')
+  t.match(text, / {2}a\s+status, body\s+404, error envelope\s+404, error envelope\n {2}GET \S+\s+errorCode\s+"X"\s+"Y"\n\n/, 'only the member that differs')
+  t.match(text, / {2}b\s+status, body\s+404, error envelope\s+404, error envelope\n {2}GET \S+\s+errorMessage\s+\(none\)\s+a string\n\n/)
+  t.match(text, / {2}c\s+status, body\s+404, empty\s+404, error envelope\n {2}GET \S+\n\n/, 'no member rows beside a body that is no error envelope')
   t.match(text, '\n  Alike in 2 cases: a, b:\n')
   t.equal(text.match(/access-control-allow-origin/g)?.length, 1)
 })
