@@ -11,7 +11,7 @@ t.test('--port 0 prints one ready line with the URL, serves, and SIGTERM exits 0
   const run = runCli(['--port', '0', '--log-level', 'silent', '--token', 'cli-token'])
   const url = await run.ready
   t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/)
-  const response = await fetch(`${url}/nvr/v1/cameras/cam-entrance-main/counting_lines`, { headers: { authorization: 'Bearer cli-token' } })
+  const response = await fetch(`${url}/nvr/v1/cameras/cam-pier-b-gates/counting_lines`, { headers: { authorization: 'Bearer cli-token' } })
   t.equal(response.status, 200)
   t.equal(((await response.json()) as { content: unknown[] }).content.length, 3)
   run.child.kill('SIGTERM')
