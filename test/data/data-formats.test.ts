@@ -9,7 +9,7 @@ import { line } from '../helpers/app.js'
 import { formatProblems, pointCounts, sideOf } from '../helpers/device-formats.js'
 
 // The data mock-nvr makes keeps the real device's formats (docs/fixtures.md): WKT in pixels of a 1080p frame.
-function checkLines (t: Test, lines: CountingLine[]): void {
+function checkLines (t: Test, lines: readonly CountingLine[]): void {
   t.strictSame(lines.flatMap(formatProblems), [], 'every line keeps the device\'s formats')
   t.ok(lines.filter(one => one.coalesce_entries).length > lines.length / 2, 'coalesce_entries is mostly true')
   const counts = pointCounts(lines)
@@ -38,8 +38,8 @@ t.test('--generate makes the device\'s formats, the same from the same seed, at 
   t.strictSame(generateFixtureData({ cameras: 3, linesPerCamera: 7, seed: 5 }), generateFixtureData({ cameras: 3, linesPerCamera: 7, seed: 5 }))
 
   // The largest size: its first and last cameras, made in the same run (each line draws on the same sequence).
-  let last: CountingLine[] = []
-  let first: CountingLine[] = []
+  let last: readonly CountingLine[] = []
+  let first: readonly CountingLine[] = []
   for (const camera of generateCameras({ cameras: 10_000, linesPerCamera: 100, seed: 3 })) {
     if (camera.id === 'cam-1') first = camera.lines
     last = camera.lines
@@ -50,15 +50,15 @@ t.test('--generate makes the device\'s formats, the same from the same seed, at 
 })
 
 t.test('the geometry helpers write WKT and put a point on the asked side', async t => {
-  const points = [[100, 500], [900, 500], [1700, 540]] as const
+  const points: Array<[number, number]> = [[100, 500], [900, 500], [1700, 540]]
   t.equal(lineString(points), 'LINESTRING(100 500, 900 500, 1700 540)')
   t.equal(wktPoint([3, 4]), 'POINT(3 4)')
   t.strictSame(pointBeside([[0, 0], [100, 0]], 1, 10), [50, -10], 'left of the direction of travel on screen is up')
   t.strictSame(pointBeside([[0, 0], [100, 0]], -1, 10), [50, 10])
-  t.strictSame(pointBeside(points, 1, 120), [500, 380], 'beside the middle segment: the first of two')
-  t.equal(sideOf([...points], [500, 380]), -1)
-  t.equal(sideOf([...points], [500, 620]), 1)
-  t.equal(sideOf([...points], [500, 500]), 0, 'on the line')
+  t.strictSame(pointBeside(points, 1, 120), [1306, 400], 'beside the middle segment, the second of two, 120 pixels off')
+  t.equal(sideOf(points, [500, 380]), -1)
+  t.equal(sideOf(points, [500, 620]), 1)
+  t.equal(sideOf(points, [500, 500]), 0, 'on the line')
 })
 
 t.test('fixture validation still takes any text in the geometry, anchor and class, and any max_age', async t => {

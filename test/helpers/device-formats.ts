@@ -46,6 +46,6 @@ export function sideOf (points: Pixel[], [px, py]: Pixel): number {
 }
 
 /** How many points each line's geometry has, as a set: data made to look real has both straight and bent lines. */
-export function pointCounts (lines: CountingLine[]): Set<number> {
+export function pointCounts (lines: readonly CountingLine[]): Set<number> {
   return new Set(lines.map(line => line.counting_line.split(',').length))
 }
