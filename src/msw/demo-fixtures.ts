@@ -195,7 +195,7 @@ export const DEMO_FIXTURES: ReadonlyArray<{ file: string, data: unknown }> = [
         {
           "id": "line-security-lane-3-fast-track",
           "camera_id": "cam-security-lanes-1-4",
-          "name": "Lane 3 fast track",
+          "name": "Fast track",
           "counting_line": "LINESTRING(900 626, 1140 614)",
           "anchor": "POINT(1020 500)",
           "coalesce_entries": true,
@@ -207,9 +207,9 @@ export const DEMO_FIXTURES: ReadonlyArray<{ file: string, data: unknown }> = [
         {
           "id": "line-security-tray-return",
           "camera_id": "cam-security-lanes-1-4",
-          "name": "Tray return, shoulder bags",
-          "counting_line": "LINESTRING(1420 300, 1480 560, 1600 820)",
-          "anchor": "POINT(1620 520)",
+          "name": "Tray return",
+          "counting_line": "LINESTRING(1560 300, 1620 560, 1740 820)",
+          "anchor": "POINT(1760 520)",
           "coalesce_entries": false,
           "class": "shoulder bags",
           "max_age": 15,
