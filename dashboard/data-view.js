@@ -102,7 +102,7 @@ function cameraCard (id, lines) {
     const scaled = geometry.pixels?.map(fromPixels) ?? geometry.fractions.map(fromFractions)
     const anchorAt = anchor.pixel === undefined ? undefined : fromPixels(anchor.pixel)
     const side = anchorAt === undefined ? null : inSide(scaled, anchorAt)
-    const unmarked = anchor.reason ?? (side === null ? 'the anchor lies on the line' : undefined)
+    const unmarked = anchor.reason ?? (side === null ? 'the anchor lies on the line, or in line with one of its segments' : undefined)
     return { line, points: scaled, anchorAt, side, unmarked, colour: `c${drawnCount++ % COLOURS}` }
   })
   // The frame's name: its size in pixels, or fractions when only x,y pairs are drawn; none when nothing is.
