@@ -1,5 +1,6 @@
 import { helpText, parseCli, UsageError, type CliCommand } from './args.js'
 import { isDeviceCommand } from './device-args.js'
+import { unknownVariable } from './variables.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
@@ -21,6 +22,7 @@ export interface CommandLineIo {
 const EXIT_OK = 0
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
+const HELP_AND_VERSION = new Set(['-h', '--help', '-v', '--version'])
 
 /**
  * Runs one mock-nvr command line. Resolves with the exit code of a command that is done, or with undefined
@@ -28,6 +30,10 @@ const EXIT_USAGE = 2
  */
 export async function runCommandLine (argv: readonly string[], io: CommandLineIo): Promise<number | undefined> {
   const [first, ...rest] = argv
+  // --help and --version read no environment, so they answer in any; every other command first refuses a
+  // misspelt variable, which would otherwise be ignored (MOCK_NVR_TOKEN for MOCK_NVR_TOKENS: any token accepted).
+  const unknown = argv.some(arg => HELP_AND_VERSION.has(arg)) ? undefined : unknownVariable(io.env)
+  if (unknown !== undefined) return fail(io, EXIT_USAGE, `${sentence(unknown)} Run mock-nvr --help for the flags and their variables.`)
   // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
   if (isDeviceCommand(first)) {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
@@ -53,7 +59,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
     }
   } catch (error) {
     const message = (error as UsageError).message
-    return fail(io, EXIT_USAGE, `${message}${message.endsWith('?') ? '' : '.'} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`)
+    return fail(io, EXIT_USAGE, `${sentence(message)} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`)
   }
   if (command.command === 'help' || command.command === 'version') {
     io.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)
@@ -89,6 +95,10 @@ async function failToStart (io: CommandLineIo, error: unknown): Promise<number> 
   /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { describeStartFailure } = await import('./start-failure.js')
   return fail(io, EXIT_FAILURE, describeStartFailure(error))
+}
+
+function sentence (message: string): string {
+  return message.endsWith('?') ? message : `${message}.`
 }
 
 function fail (io: CommandLineIo, exitCode: number, message: string): number {
