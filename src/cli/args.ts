@@ -132,6 +132,12 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
   return { command, options }
 }
 
+/** Where a serve option came from, for a message about its value: its flag when argv has it, else its variable. */
+export function givenBy (argv: readonly string[], flag: string): string {
+  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options: PARSE_OPTIONS })
+  return tokens.some(token => token.kind === 'option' && token.name === flag) ? `--${flag}` : envName(BY_FLAG.get(flag) as CliOption)
+}
+
 function readFlags (tokens: readonly Token[]): Map<string, FlagValue> {
   const flags = new Map<string, FlagValue>()
   for (const token of tokens) {

@@ -1,6 +1,7 @@
-import { helpText, parseCli, UsageError, type CliCommand } from './args.js'
+import { givenBy, helpText, parseCli, UsageError, type CliCommand } from './args.js'
 import { isDeviceCommand } from './device-args.js'
 import { unknownVariable } from './variables.js'
+import { isWildcardHost } from '../util/listen-address.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
@@ -42,6 +43,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   }
   let command: CliCommand
   let proxy: ProxyOptions | undefined
+  let serveArgv = argv
   try {
     if (first === 'proxy') {
       /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
@@ -52,7 +54,8 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
         return EXIT_OK
       }
       proxy = parsed.proxy
-      command = parseCli(parsed.serveArgv, io.env)
+      serveArgv = parsed.serveArgv
+      command = parseCli(serveArgv, io.env)
       refuseDataTwins(command)
     } else {
       command = parseCli(argv, io.env)
@@ -72,7 +75,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
       io.stdout.write(`${JSON.stringify(await openApiDocument(command.options), null, 2)}\n`)
       return EXIT_OK
     } catch (error) {
-      return await failToStart(io, error)
+      return await failToStart(io, error, serveArgv)
     }
   }
 
@@ -82,19 +85,19 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
     const { startMockNvr } = await import('../start/start-mock-nvr.js')
     nvr = await startMockNvr({ prettyLogs: io.stdout.isTTY === true, ...command.options, ...(proxy === undefined ? {} : { proxy }) })
   } catch (error) {
-    return await failToStart(io, error)
+    return await failToStart(io, error, serveArgv)
   }
   io.serving(nvr)
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
-  io.stdout.write(`mock-nvr listening on ${nvr.url}\n`)
+  io.stdout.write(`mock-nvr listening on ${nvr.url}${isWildcardHost(nvr.host) ? ` (host ${nvr.host}: every interface listens)` : ''}\n`)
   return undefined
 }
 
 // Every option was checked as the user gave it, so what fails here is the start itself: files, the port, a device.
-async function failToStart (io: CommandLineIo, error: unknown): Promise<number> {
+async function failToStart (io: CommandLineIo, error: unknown, serveArgv: readonly string[]): Promise<number> {
   /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { describeStartFailure } = await import('./start-failure.js')
-  return fail(io, EXIT_FAILURE, describeStartFailure(error))
+  return fail(io, EXIT_FAILURE, describeStartFailure(error, givenBy(serveArgv, 'host')))
 }
 
 function sentence (message: string): string {

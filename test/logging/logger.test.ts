@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import t from 'tap'
 import { pino } from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
-import { createLogger, jsonLogger, jsonRequestLine, requestLineWriter } from '../../src/logging/logger.js'
+import { createLogger, jsonLogger, jsonRequestLine, prettyLogger, requestLineWriter } from '../../src/logging/logger.js'
 import { loggedMilliseconds } from '../../src/logging/request-line.js'
 import { RecordEachRequest } from '../../src/app/request-log-controller.js'
 import { RequestJournal } from '../../src/control/journal.js'
@@ -95,6 +95,19 @@ t.test('JSON lines by default, pretty lines on request, silent when asked', asyn
   t.equal(createLogger({ logLevel: 'info', prettyLogs: false }).level, 'info')
   t.equal(createLogger({ logLevel: 'debug', prettyLogs: true }).level, 'debug')
   t.equal(createLogger({ logLevel: 'silent', prettyLogs: false }).level, 'silent')
+})
+
+t.test('pretty logs print one line for a request, and one for each entry with fields', async t => {
+  let text = ''
+  const output = new Writable({ write (chunk: Buffer, _encoding, done) { text += chunk.toString(); done() } })
+  const logger = prettyLogger('info', output)
+  requestLineWriter(logger)('req-2', 'GET', '/nvr/v1/cameras/nope/counting_lines', 404, 10.38491)
+  logger.info({ cameras: 6, countingLines: 16 }, 'serving counting lines')
+  // eslint-disable-next-line no-control-regex
+  const lines = text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter(line => line !== '')
+  t.equal(lines.length, 2, text)
+  t.match(lines[0], /^\[[\d:.]+\] INFO: GET \/nvr\/v1\/cameras\/nope\/counting_lines 404 10\.38 ms \(req-2\)$/)
+  t.match(lines[1], /INFO: serving counting lines \{"cameras":6,"countingLines":16\}$/)
 })
 
 t.test('a request line written as one string is byte for byte the line pino writes', async t => {
