@@ -68,6 +68,17 @@ t.test('a request that fails while sending is logged as an error', async t => {
   t.match(lines[0], { level: 50, msg: 'request errored', err: { message: 'socket hang up' } })
 })
 
+t.test('a client closing a stream early is logged at debug; any other stream error stays a warning', async t => {
+  const { lines, stream } = capture()
+  const log = pino({ level: 'debug' }, stream)
+  const controller = controllerLoggingTo(log)
+  const reply = { log, elapsedTime: 1 } as never
+  controller.streamError(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }), REQUEST, reply)
+  controller.streamError(new Error('disk on fire'), REQUEST, reply)
+  t.match(lines, [{ level: 20, msg: 'the client closed the stream' }, { level: 40, err: { message: 'disk on fire' } }])
+  t.equal(lines.length, 2)
+})
+
 t.test('a completed request is logged only when info is on; a logger that cannot tell is asked anyway', async t => {
   for (const level of ['info', 'warn']) {
     const { lines, stream } = capture()
