@@ -45,6 +45,9 @@ t.test('every variable the docs, the examples and the Docker image name is one m
   // A name ending in _ is the prefix itself (MOCK_NVR_, MOCK_NVR_TLS_ for the TLS variables), not a variable.
   const named = new Set(texts.flatMap(text => [...text.matchAll(/MOCK_NVR_[A-Z_]*[A-Z](?![A-Z_])/g)].map(([name]) => name)))
   t.ok(named.has('MOCK_NVR_HOST'), 'the Dockerfile sets MOCK_NVR_HOST')
+  // The docs show one misspelling on purpose, with the refusal it gets.
+  t.match(readDoc('docs/command-line.md'), 'mock-nvr: unknown variable MOCK_NVR_TOKEN: did you mean MOCK_NVR_TOKENS?')
+  named.delete('MOCK_NVR_TOKEN')
   for (const name of named) t.ok(KNOWN_VARIABLES.has(name), name)
 })
 
