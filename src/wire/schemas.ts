@@ -3,7 +3,7 @@ import { Type, type Static, type TLiteral } from '@sinclair/typebox'
 /** Longest id a fixture may hold; every such id stays reachable through the URL (see limits.ts). */
 export const MAX_ID_LENGTH = 1024
 
-const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$'
+export const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$'
 
 export const IdSchema = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })
 
