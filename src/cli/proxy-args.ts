@@ -8,7 +8,7 @@ import { parseMilliseconds } from './milliseconds.js'
 const VALUE_FLAGS: Record<string, string> = { target: 'URL', record: 'FILE', ca: 'FILE', timeout: 'MS' }
 const SWITCHES = ['insecure'] as const
 // The device's data and tokens are used: these serve options have nothing to act on.
-const NOT_FOR_PROXY = ['fixtures', 'generate', 'watch', 'token']
+const NOT_FOR_PROXY = ['fixtures', 'generate', 'watch', 'token', 'scoped-token', 'rate-limit']
 
 /** `mock-nvr proxy`'s own flags taken out of argv; the rest are the usual server flags. */
 export async function parseProxyArgs (argv: readonly string[]): Promise<{ proxy: ProxyOptions, serveArgv: string[], help: boolean }> {

@@ -14,7 +14,7 @@ import { AUTH, build, line, SAMPLE_DATA } from '../helpers/app.js'
 // The document is untyped JSON, read by path.
 type Json = any
 
-const ERROR_STATUSES = ['400', '401', '404', '405', '429', '431', '500', '503']
+const ERROR_STATUSES = ['400', '401', '403', '404', '405', '429', '431', '500', '503']
 const ENVELOPES: Record<string, typeof CountingLineEnvelopeSchema | typeof CountingLineListEnvelopeSchema> = {
   [LIST_PATH]: CountingLineListEnvelopeSchema,
   [LINE_PATH]: CountingLineEnvelopeSchema
@@ -83,6 +83,7 @@ t.test('every route and every status is in the document', async t => {
     }
     t.ok(operation.responses['401'].headers['WWW-Authenticate'])
     t.ok(operation.responses['405'].headers.Allow)
+    t.ok(operation.responses['429'].headers['Retry-After'])
   }
 
   t.strictSame(Object.keys(document.components.schemas), ['CountingLine', 'CountingLineEnvelope', 'CountingLineListEnvelope', 'ErrorEnvelope'])
