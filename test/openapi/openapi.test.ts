@@ -10,6 +10,7 @@ import {
   CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema, type FixtureData
 } from '../../src/wire/schemas.js'
 import { AUTH, build, line, SAMPLE_DATA } from '../helpers/app.js'
+import { buildControlled } from '../helpers/control.js'
 
 // The document is untyped JSON, read by path.
 type Json = any
@@ -147,6 +148,18 @@ t.test('every example is what the API really answers, in the schema of its statu
   }
   const post = await app.inject({ method: 'POST', url: '/nvr/v1/cameras/cam-1/counting_lines/line-1', headers: AUTH })
   t.strictSame(post.json(), examplesOf(retrieve, '405').otherMethod.value)
+
+  // A scoped token outside its scope, and a token past the rate limit.
+  const limited = await buildControlled(t, { scopedTokens: [{ token: 'scoped', cameras: ['cam-empty'] }], rateLimit: 1, now: () => 0 })
+  const scoped = { authorization: 'Bearer scoped' }
+  for (const path of [LIST_PATH, LINE_PATH]) {
+    const url = path.replace('{id}', 'cam-1').replace('{line_id}', 'line-1')
+    limited.control.setRateLimit(1)
+    t.strictSame((await limited.app.inject({ url, headers: scoped })).json(), examplesOf(document.paths[path].get, '403').outsideScope.value, `${url}: 403`)
+    const tooMany = await limited.app.inject({ url, headers: scoped })
+    t.strictSame(tooMany.json(), examplesOf(document.paths[path].get, '429').rateLimited.value, `${url}: 429`)
+    t.equal(tooMany.headers['retry-after'], '1')
+  }
 })
 
 t.test('examples follow the data when it is replaced at run time, here and on the API page', async t => {
