@@ -232,7 +232,8 @@ function parseSwitch (text: string, source: string): boolean {
 export function helpText (version: string): string {
   const rows = CLI_OPTIONS.map(option => {
     const name = `--${option.flag}${option.value === undefined ? '' : ` ${option.value}`}`
-    return `  ${name.padEnd(26)}${option.help} (default: ${shownDefault(option)})\n  ${''.padEnd(26)}env: ${envName(option)}`
+    // A name longer than the column still gets a space before its help.
+    return `  ${name.padEnd(25)} ${option.help} (default: ${shownDefault(option)})\n  ${''.padEnd(26)}env: ${envName(option)}`
   })
   return [
     `mock-nvr ${version}: a stand-in NVR serving the Counting Lines Read API from fixtures`,
