@@ -68,7 +68,7 @@ export const apiErrors = {
     new ApiError(timedOut ? 504 : 502, timedOut ? ERROR_CODES.deviceTimeout : ERROR_CODES.deviceUnreachable, `The device did not answer: ${reason}.`),
   /** What Node's HTTP parser refuses before routing: headers too large, a request that never finished, bytes that are not HTTP. */
   clientError: (status: number) =>
-    new ApiError(status, PARSER_CODES[status] ?? ERROR_CODES.malformedRequest, `The request was refused: ${STATUS_TEXT[status] ?? 'Bad Request'}.`)
+    new ApiError(status, PARSER_CODES[status] ?? ERROR_CODES.malformedRequest, `The request was refused: ${STATUS_TEXT[status] ?? 'client error'}.`)
 }
 
 const ADMIN_UNAUTHORIZED_MESSAGES = {

@@ -83,7 +83,7 @@ for (const [name, options] of SETTINGS) {
 t.test('injected faults get the same answers from both', async t => {
   const { both, server, msw } = await twins(t, { tokens: [TOKEN] })
   const faults = [
-    { status: 503 }, { status: 429, retryAfter: 7 }, { status: 401 }, { status: 405 }, { status: 500, message: 'Boom.' }, { status: 418 },
+    { status: 503 }, { status: 429, retryAfter: 7 }, { status: 401 }, { status: 405 }, { status: 500, errorMessage: 'Boom.' }, { status: 409, errorCode: 'LOCKED_BY_SITE', errorMessage: 'Locked.' }, { status: 418 },
     { status: 503, route: 'list' as const }, { status: 503, route: 'retrieve' as const }, { status: 502, camera: 'cam-lobby' },
     { malformed: true as const }, { drop: true as const }, { delay: 1, status: 504 }, { status: 503, times: 1 },
     { delay: 1 }, { drop: true as const, route: 'retrieve' as const }, { malformed: true as const, camera: 'cam-lobby', times: 2 }
