@@ -31,6 +31,8 @@ export { CorsPolicy } from './wire/cors.js'
 export { generateFixtureData, type GenerateOptions } from './data/generate.js'
 /** Thrown when a TLS certificate or key file cannot be served with; the message names the file. */
 export { TlsError } from './config/tls.js'
+/** The server could not listen: the port in use, an address not of this machine, a host that does not resolve. */
+export { ListenError } from './start/listen-error.js'
 /** A fault to inject (`{ status: 503, times: 2 }`, `{ delay: { min: 100, max: 800 }, route: 'list' }`), and one injected. */
 export { FaultSpecSchema, type FaultSpec, type Fault, type Operation } from './control/faults/fault-spec.js'
 /** Thrown by injectFault() for a bad spec; `problems` lists each JSON path and what is wrong there. */

@@ -57,6 +57,9 @@ export function shownDefault (option: CliOption): string {
   return String(DEFAULTS[option.key])
 }
 
+/** The words that may come first: mock-nvr's commands besides serving, which is the default. */
+export const COMMANDS = ['openapi', 'verify', 'record', 'proxy'] as const
+
 export type CliCommand =
   | { command: 'help' }
   | { command: 'version' }
@@ -109,7 +112,11 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
   // The one sub-command, `openapi`, takes the same options: they decide the data its examples come from.
   const command = positionals[0] === 'openapi' ? 'openapi' : 'serve'
   const unexpected = positionals[command === 'openapi' ? 1 : 0]
-  if (unexpected !== undefined) throw new UsageError(`unexpected argument '${unexpected}'`)
+  if (unexpected !== undefined) {
+    // `mock-nvr help`, `mock-nvr serve`: a command that does not exist, where a command goes.
+    if (argv[0] === unexpected) throw new UsageError(`unknown command '${unexpected}' (the commands are ${COMMANDS.join(', ')}; serving needs none)`)
+    throw new UsageError(`unexpected argument '${unexpected}'`)
+  }
 
   const options: Record<string, unknown> = { ...CLI_DEFAULTS }
   // Each option set, by key: the flag or variable it came from, which is what a message calls it.
@@ -130,6 +137,12 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
   const problem = findProblem({ ...DEFAULTS, ...options })
   if (problem !== undefined) throw new UsageError(problem.sentence(problem.keys.map(key => sources.get(key) ?? `--${(BY_KEY.get(key) as CliOption).flag}`), value => `'${String(value)}'`))
   return { command, options }
+}
+
+/** Where a serve option came from, for a message about its value: its flag when argv has it, else its variable. */
+export function givenBy (argv: readonly string[], flag: string): string {
+  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options: PARSE_OPTIONS })
+  return tokens.some(token => token.kind === 'option' && token.name === flag) ? `--${flag}` : envName(BY_FLAG.get(flag) as CliOption)
 }
 
 function readFlags (tokens: readonly Token[]): Map<string, FlagValue> {

@@ -15,6 +15,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 
 const checkScopedTokens = TypeCompiler.Compile(ScopedTokensSchema)
 const checkRateLimit = TypeCompiler.Compile(SharedOptionSchemas.rateLimit)
+import { apiErrors } from '../wire/errors.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
 export interface ControlledStore {
@@ -27,6 +28,8 @@ export interface MockControlOptions<Store extends ControlledStore = DataStore> e
   store: Store
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
+  /** The device /nvr/v1 is forwarded to, when proxying: use() then refuses, so no data is served past the device's token check. */
+  proxiedDevice?: string
   /** The token policy whose scoped tokens setScopedTokens replaces; without it they cannot be set. */
   access?: ScopeHolder
   /** The scoped tokens the policy holds at start, which reset() gives it again. */
@@ -54,8 +57,11 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly #startRateLimit: number | undefined
   #scopedTokenCount: number
 
-  constructor ({ store, journalSize, access, scopedTokens = [], rateLimit, now, ...faultOptions }: MockControlOptions<Store>) {
+  readonly #proxiedDevice: string | undefined
+
+  constructor ({ store, journalSize, proxiedDevice, access, scopedTokens = [], rateLimit, now, ...faultOptions }: MockControlOptions<Store>) {
     this.store = store
+    this.#proxiedDevice = proxiedDevice
     this.journal = new RequestJournal(journalSize)
     this.recorder = new RequestRecorder(this.journal)
     this.faultControl = new FaultControl({ ...faultOptions, recorder: this.recorder })
@@ -67,8 +73,12 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     this.#scopedTokenCount = mergeScopes(scopedTokens).size
   }
 
-  /** Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing changes. */
+  /**
+   * Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing
+   * changes. While proxying a device it is refused (409): the device's data answers, behind its token check.
+   */
   use (data: unknown, source = 'data'): DataSummary {
+    if (this.#proxiedDevice !== undefined) throw apiErrors.dataFromDevice(this.#proxiedDevice)
     const dataset = datasetFromData(data, source)
     this.store.replace(dataset)
     return summarize(dataset)
