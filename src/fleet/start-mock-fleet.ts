@@ -14,7 +14,9 @@ import { resolveOptions } from '../config/options.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
 import { verbsOf } from '../control/control-verbs.js'
 import { deviceState } from '../start/device-state.js'
-import { baseUrl, type MockNvr } from '../start/start-mock-nvr.js'
+import type { MockNvr } from '../start/start-mock-nvr.js'
+import { baseUrl } from '../util/listen-address.js'
+import { describeListenError } from '../start/listen-error.js'
 import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from './fleet-options.js'
 import { writeManifest } from './manifest.js'
 
@@ -73,7 +75,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const listeners = devices.map(device => addListener({ device, api: true, admin: false }))
   try {
     await app.ready()
-    const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host), protocol)
+    const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host).catch((error: unknown) => { throw describeListenError(error, shared.host, controlPort) }), protocol)
     input.onControlListening?.(controlUrl)
     await listenAll(listeners, plans, shared.host)
     for (const each of listeners) roster.add({ device: each.device, url: baseUrl(shared.host, each.port, protocol), state: 'online' })
