@@ -10,7 +10,6 @@ import { listValueProblems } from '../util/value-errors.js'
 import { DEVICE_NAME_PATTERN } from './device-names.js'
 import type { FleetDeviceOptions, DeviceSettings } from './fleet-options.js'
 
-
 /** What a device of the file may set, and the file's top level sets for every device. */
 const deviceFields = {
   /** A fixture file or folder, relative to the fleet file; devices naming the same one share its data. */
