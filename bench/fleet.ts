@@ -20,10 +20,11 @@ const { values } = parseArgs({
 })
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
-// The bundled fixtures' first camera: a list of three lines, the device API's usual answer.
-const PATH = '/nvr/v1/cameras/cam-entrance-main/counting_lines'
-// Away from the ports the other benchmarks and a running mock-nvr use.
-const BASE_PORT = 30_000 + Math.floor(Math.random() * 10_000)
+// Under load every device serves one generated camera of three lines (the bundled fixtures' ids may change).
+const LOAD_DATA = ['--generate', '1x3']
+const PATH = '/nvr/v1/cameras/cam-1/counting_lines'
+// Below Linux's ephemeral ports (32768 and up), which outgoing connections take, and away from 8080.
+const BASE_PORT = 20_000 + Math.floor(Math.random() * 10_000)
 
 function count (name: 'devices' | 'loaded' | 'duration'): number {
   const value = Number(values[name])
@@ -31,8 +32,8 @@ function count (name: 'devices' | 'loaded' | 'duration'): number {
   return value
 }
 
-function fleetCommand (devices: number, port: number): string[] {
-  return ['node', CLI, '--devices', String(devices), '--port', String(port), '--token', BENCH_TOKEN, '--log-level', 'warn', '--journal-size', '0']
+function fleetCommand (devices: number, port: number, data: string[] = []): string[] {
+  return ['node', CLI, '--devices', String(devices), '--port', String(port), '--token', BENCH_TOKEN, '--log-level', 'warn', '--journal-size', '0', ...data]
 }
 
 async function load (urls: string[], connections: number, duration: number): Promise<number> {
@@ -49,15 +50,15 @@ async function main (): Promise<void> {
   const pin = canPin(cpus().length)
   if (pin) pinLoadGenerator()
 
-  // Ready when its last device answers: every device listens at once, after the data is prepared.
+  // Ready when its last device answers: every device listens at once, after the data is prepared (the bundled fixtures).
   const fleet = await ServerProcess.start({ command: fleetCommand(devices, BASE_PORT), port: BASE_PORT + devices - 1, probePath: '/healthz', headers: {}, pin })
   const memory = fleet.memory()
   await fleet.stop()
 
-  const many = await ServerProcess.start({ command: fleetCommand(loaded, BASE_PORT), port: BASE_PORT + loaded - 1, probePath: '/healthz', headers: {}, pin })
+  const many = await ServerProcess.start({ command: fleetCommand(loaded, BASE_PORT, LOAD_DATA), port: BASE_PORT + loaded - 1, probePath: '/healthz', headers: {}, pin })
   const manyRps = await load(Array.from({ length: loaded }, (_, index) => `http://127.0.0.1:${BASE_PORT + index}`), loaded, duration)
   await many.stop()
-  const one = await ServerProcess.start({ command: fleetCommand(1, BASE_PORT), port: BASE_PORT, probePath: '/healthz', headers: {}, pin })
+  const one = await ServerProcess.start({ command: fleetCommand(1, BASE_PORT, LOAD_DATA), port: BASE_PORT, probePath: '/healthz', headers: {}, pin })
   const oneRps = await load([`http://127.0.0.1:${BASE_PORT}`], loaded, duration)
   await one.stop()
 
