@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   faultNotFound: 'FAULT_NOT_FOUND',
   /** 503: too many journal streams open. */
   tooManyStreams: 'TOO_MANY_STREAMS',
+  /** 503: the device is starting after a reboot. */
+  deviceStarting: 'DEVICE_STARTING',
   /** 502: the proxied device did not answer. */
   deviceUnreachable: 'DEVICE_UNREACHABLE',
   /** 504: the proxied device did not answer in time. */

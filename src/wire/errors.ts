@@ -64,6 +64,8 @@ export const apiErrors = {
     new ApiError(404, ERROR_CODES.faultNotFound, `No fault has the id ${quote(id)}.`),
   tooManyStreams: (max: number) =>
     new ApiError(503, ERROR_CODES.tooManyStreams, `${max} streams of the journal are open already; close one first.`, { 'retry-after': '5' }),
+  deviceStarting: (retryAfterSeconds: number) =>
+    new ApiError(503, ERROR_CODES.deviceStarting, `The device is starting; retry after ${retryAfterSeconds} s.`, { 'retry-after': String(retryAfterSeconds) }),
   deviceNoAnswer: (timedOut: boolean, reason: string) =>
     new ApiError(timedOut ? 504 : 502, timedOut ? ERROR_CODES.deviceTimeout : ERROR_CODES.deviceUnreachable, `The device did not answer: ${reason}.`),
   /** What Node's HTTP parser refuses before routing: headers too large, a request that never finished, bytes that are not HTTP. */
