@@ -10,6 +10,11 @@ import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault
 import type { FixtureError } from '../data/fixture-validation.js'
 import { FixtureDataSchema } from '../wire/schemas.js'
 import { EVENT_STREAM_TYPE, JournalStream, type JournalStreamLimits } from './journal-stream.js'
+import type { DeviceHealth } from '../health/device-health.js'
+import type { HealthSpecError } from '../health/health-spec.js'
+import type { ManualClock } from '../util/clock.js'
+import { Type } from '@sinclair/typebox'
+import { MAX_TIMER_MS } from '../util/delay.js'
 
 /** Replacement data may be large (generated data serializes to tens of megabytes). */
 const DATA_BODY_LIMIT = 64 * 1024 * 1024
@@ -20,10 +25,19 @@ export interface AdminApiOptions {
   control: MockControl
   /** Limits of GET /__admin/requests/stream; each one missing takes its default. */
   streamLimits?: Partial<JournalStreamLimits>
+  /** The device's health, steered at /__admin/health; none for a proxy. */
+  health?: DeviceHealth
+  /** The schedules' clock, when moved by hand at /__admin/clock. */
+  manualClock?: ManualClock
 }
 
+const ClockBodySchema = Type.Object({ advance: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS }) }, { additionalProperties: false })
+
+// These take the port away, and the admin API with it: only for a time after which it comes back by itself.
+const PORT_GOING_STATES: ReadonlySet<unknown> = new Set(['offline', 'unreachable'])
+
 /** The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. */
-export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, control, streamLimits }) {
+export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, control, streamLimits, health, manualClock }) {
   // A mistake in a body is a 400 naming each JSON path.
   app.setValidatorCompiler(compileWithTypeBox(invalidBody))
   // JSON only: a text body would otherwise reach validation as a string and read as "must be an object".
@@ -52,7 +66,34 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     }
   })
 
-  const journalStream = new JournalStream(control.journal, streamLimits)
+  route(app, '/events', {
+    GET: (_request, reply) => ok(reply, control.events.entries())
+  })
+
+  if (health !== undefined) {
+    route(app, '/health', {
+      GET: (_request, reply) => ok(reply, health.report()),
+      PUT: async (request, reply) => {
+        const report = setHealth(health, request.body)
+        request.log.info({ health: request.body }, `admin: health set to ${report.state}`)
+        await health.settled()
+        return ok(reply, { ...report, listening: health.listening })
+      }
+    })
+  }
+
+  if (manualClock !== undefined) {
+    route(app, '/clock', {
+      GET: (_request, reply) => ok(reply, { now: new Date(manualClock.now()).toISOString() }),
+      POST: async (request, reply) => {
+        manualClock.advance((request.body as { advance: number }).advance)
+        await health?.settled()
+        return ok(reply, { now: new Date(manualClock.now()).toISOString() })
+      }
+    }, { schema: { hide: true, body: ClockBodySchema } })
+  }
+
+  const journalStream = new JournalStream(control.journal, streamLimits, control.events)
   app.addHook('preClose', function endJournalStreams (done) {
     journalStream.closeAll()
     done()
@@ -116,5 +157,17 @@ function injectFault (control: MockControl, body: unknown) {
     return control.injectFault(body)
   } catch (error) {
     throw invalidBody((error as InvalidFaultError).problems)
+  }
+}
+
+function setHealth (health: DeviceHealth, body: unknown) {
+  const state = (body as { state?: unknown } | null)?.state
+  if (PORT_GOING_STATES.has(state) && (body as { for?: unknown }).for === undefined) {
+    throw invalidBody([{ path: '/for', message: `is needed for ${String(state)} here: the admin API shares the port that goes away, so give the milliseconds after which it comes back` }])
+  }
+  try {
+    return health.set(body)
+  } catch (error) {
+    throw invalidBody((error as HealthSpecError).problems)
   }
 }

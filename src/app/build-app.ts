@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
 import { adminApi } from '../admin-api/routes.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { registerDashboard } from '../admin-api/dashboard-page.js'
@@ -31,6 +31,9 @@ import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLin
 import type { TlsCredentials } from '../config/tls.js'
 import { deviceProxyApi } from '../device-proxy/proxy-routes.js'
 import type { DeviceProxy } from '../device-proxy/device-proxy.js'
+import { OPEN_GATE, type RequestGate } from '../health/request-gate.js'
+import type { DeviceHealth } from '../health/device-health.js'
+import type { ManualClock } from '../util/clock.js'
 
 export interface AppDependencies {
   store: DataStore
@@ -49,10 +52,15 @@ export interface AppDependencies {
   adminToken?: string
   /** Forward /nvr/v1 to a real device instead of serving the store; the device decides who is let in. */
   proxy?: DeviceProxy
+  /** The device's health: what it does to each request (hold, 503, delay), and its admin verbs. */
+  health?: DeviceHealth
+  /** The schedules' clock when a test moves it by hand: POST /__admin/clock advances it. */
+  manualClock?: ManualClock
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
-export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, limits: someLimits, logger, https, control = new MockControl({ store }), adminToken, proxy }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, limits: someLimits, logger, https, control = new MockControl({ store }), adminToken, proxy, health, manualClock }: AppDependencies): Promise<FastifyInstance> {
+  const gate: RequestGate = health ?? OPEN_GATE
   if (adminToken !== undefined && tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
     throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
   }
@@ -61,7 +69,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   const limits = { ...DEFAULT_LIMITS, ...someLimits }
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const nextRequestId = countRequests()
-  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faultControl, recorder: control.recorder, nextRequestId })
+  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faultControl, recorder: control.recorder, nextRequestId, gate })
   // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
   const appLogger = logger ?? createLogger({ logLevel: 'silent', prettyLogs: false })
   const app = Fastify({
@@ -110,6 +118,15 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   app.setSerializerCompiler(compileOnFirstUse(app))
   // One hook for every request, first of all: a hook costs on every request, and these are a few checks.
   app.addHook('onRequest', function checkEveryRequest (request, reply, done) {
+    if (gate.open) {
+      checkRequest(request, reply, done)
+      return
+    }
+    // An unreachable device holds the request before anything; starting or slow, it answers after CORS and the edges.
+    if (gate.hold(request, reply)) return
+    checkRequest(request, reply, error => error === undefined ? gate.pass(request, reply, done) : done(error))
+  })
+  function checkRequest (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     if (corsPolicy.answer(request, reply)) return
     const refusal = refuseAtTheEdge(request, reply)
     if (refusal === undefined) {
@@ -119,7 +136,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     const answer = guardArea(request.url, request.headers.authorization) ?? refusal
     if (isUnder(request.url, API_PREFIX)) control.faultControl.afterLatency(request.log, () => done(answer))
     else done(answer)
-  })
+  }
   const currentDocument = await registerOpenApi(app, store)
   await registerApiPage(app, currentDocument)
 
@@ -147,7 +164,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
 
   if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl })
   else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: control.faultControl })
-  if (adminTokens !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, control })
+  if (adminTokens !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, control, health, manualClock })
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.
   if (adminToken !== undefined) await registerDashboard(app)
   return app

@@ -7,6 +7,7 @@ import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { matchOperation } from '../contract/paths.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
 import type { RequestRecorder } from '../control/request-recorder.js'
+import type { RequestGate } from '../health/request-gate.js'
 
 // Characters an id may hold to be taken here as it is: nothing to decode ('%'), no ';', '#' or '/'.
 const PLAIN_SEGMENT = /^[\w\-.~!$&'()*+,=:@]+$/
@@ -19,6 +20,8 @@ export interface FastPathDependencies {
   recorder: RequestRecorder
   /** The request ids Fastify uses too, so log lines of both paths count alike. */
   nextRequestId: () => string
+  /** The device's health: while it is not open, every request goes to Fastify, whose first hook meets it. */
+  gate: RequestGate
 }
 
 /**
@@ -46,7 +49,7 @@ export class FastPath {
   answer (request: IncomingMessage, response: ServerResponse): boolean {
     const start = performance.now()
     const { method, url, headers } = request
-    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || this.#deps.faults.active) return false
+    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || this.#deps.faults.active || !this.#deps.gate.open) return false
     if (headers.host === undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
     const params = matchRead(url as string)
     if (params === undefined || this.#deps.tokens.judge(headers.authorization) !== 'accepted') return false

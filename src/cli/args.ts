@@ -39,7 +39,10 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'latency', key: 'latency', kind: 'delay', defaultText: 'none', value: 'MS|MIN-MAX', help: 'delay every API request: 200 for a fixed delay, 100-800 for a random one (see --seed)' },
   { flag: 'allow-prefer', key: 'allowPrefer', kind: 'switch', help: "let a request ask for its own fault: 'Prefer: code=503', 'Prefer: delay=800'" },
   { flag: 'admin-token', key: 'adminToken', kind: 'string', defaultText: 'none, admin API off', value: 'TOKEN', help: 'turn the admin API on under /__admin/, for callers with this bearer token' },
-  { flag: 'journal-size', key: 'journalSize', kind: 'integer', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' }
+  { flag: 'journal-size', key: 'journalSize', kind: 'integer', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' },
+  { flag: 'schedule', key: 'schedule', kind: 'string', defaultText: 'none, always online', value: 'FILE', help: 'a JSON file of the device\'s health over time and its drift: {"health": steps or a pattern, "drift": {"every": MS}}' },
+  { flag: 'drift', key: 'drift', kind: 'integer', defaultText: 'none', value: 'MS', help: 'edit the data every MS milliseconds, seeded (see --seed): a line renamed, moved, added or removed' },
+  { flag: 'clock', key: 'clock', kind: 'string', value: 'real|manual', help: 'the schedules\' clock; manual moves only when told: POST /__admin/clock {"advance": MS}' }
 ]
 
 /** The CLI's own defaults where they differ from the library's: a fixed port and info logs. */

@@ -7,6 +7,8 @@ import { combinationProblem } from './combination-problems.js'
 import { DEFAULT_LIMITS } from './limits.js'
 import { findOptionsProblem, OptionsError, type OptionsProblem } from './option-problems.js'
 import { SHARED_OPTION_DEFAULTS, SharedOptionSchemas } from './shared-options.js'
+import { MAX_TIMER_MS } from '../util/delay.js'
+import type { HealthOption } from '../health/health-spec.js'
 
 export { OptionsError }
 
@@ -55,7 +57,13 @@ export const OptionsSchema = Type.Object({
   /** Let a request ask for its own fault with `Prefer: code=503` or `Prefer: delay=800`. */
   allowPrefer: Type.Boolean(),
   /** How many requests the journal keeps, the oldest dropped first; 0 keeps none. */
-  journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 })
+  journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  /** A JSON file of the device's schedule: { "health": steps or a pattern, "drift": { "every": ms } }. */
+  schedule: Type.Optional(Type.String({ minLength: 1 })),
+  /** Edit the data every this many milliseconds, seeded: a line renamed, moved, added or removed. */
+  drift: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS })),
+  /** The schedules' clock: the machine's, or a manual one that moves only when told (advance). */
+  clock: Type.Union([Type.Literal('real'), Type.Literal('manual')], { description: '"real" or "manual"' })
 }, { additionalProperties: false })
 export type ResolvedOptions = Static<typeof OptionsSchema>
 
@@ -65,6 +73,12 @@ export type MockNvrOptions = Partial<ResolvedOptions> & {
   data?: unknown
   /** A pino-compatible logger to use instead of building one from logLevel. */
   logger?: FastifyBaseLogger
+  /**
+   * The device's health from the start: a state (`{ state: 'slow', latency: 300 }`), steps
+   * (`[{ at: 0, state: 'online' }, { at: 5000, state: 'offline', for: 2000 }]`) or a pattern
+   * (`{ pattern: 'flapping', up: 1000, down: 1000 }`); online for good when absent.
+   */
+  health?: HealthOption
 }
 
 /** Defaults for programmatic use: a free port and no log output, as a test double wants. */
@@ -79,7 +93,8 @@ export const LIBRARY_DEFAULTS: ResolvedOptions = {
   ...DEFAULT_LIMITS,
   watch: false,
   allowPrefer: false,
-  journalSize: DEFAULT_JOURNAL_SIZE
+  journalSize: DEFAULT_JOURNAL_SIZE,
+  clock: 'real'
 }
 
 const checkOptions = TypeCompiler.Compile(OptionsSchema)
@@ -90,10 +105,10 @@ export function findProblem (options: Record<string, unknown>): OptionsProblem |
 }
 
 /** Fills in defaults and checks the result; a bad value throws OptionsError naming the option. */
-export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<MockNvrOptions, 'data' | 'logger'> {
+export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<MockNvrOptions, 'data' | 'logger' | 'health'> {
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
-  const { data, logger, ...options } = { ...LIBRARY_DEFAULTS, ...defined } as MockNvrOptions & ResolvedOptions
+  const { data, logger, health, ...options } = { ...LIBRARY_DEFAULTS, ...defined } as MockNvrOptions & ResolvedOptions
   const problem = findProblem(options)
   if (problem !== undefined) throw new OptionsError(problem)
-  return { ...options, data, logger }
+  return { ...options, data, logger, health }
 }

@@ -6,6 +6,7 @@ import { RequestJournal, type JournalEntry } from './journal.js'
 import { RequestRecorder } from './request-recorder.js'
 import type { FixtureData } from '../wire/schemas.js'
 import type { ControlVerbs, DataSummary } from './control-verbs.js'
+import { DeviceEvents } from './device-events.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
 export interface ControlledStore {
@@ -30,6 +31,9 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly journal: RequestJournal
   /** Where every answered request goes: the journal and the request log line. */
   readonly recorder: RequestRecorder
+  /** The device's own changes: its health, its data's drift. */
+  readonly events = new DeviceEvents()
+  readonly #onReset: Array<() => void> = []
 
   constructor ({ store, journalSize, ...faultOptions }: MockControlOptions<Store>) {
     this.store = store
@@ -87,6 +91,13 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     this.store.reset()
     this.faultControl.reset()
     this.journal.clear()
+    this.events.clear()
+    for (const hook of this.#onReset) hook()
+  }
+
+  /** Runs `hook` at each reset(), after the data, faults and journal are back to the start (the health and drift). */
+  whenReset (hook: () => void): void {
+    this.#onReset.push(hook)
   }
 }
 

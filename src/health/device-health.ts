@@ -11,6 +11,8 @@ import type { RequestGate } from './request-gate.js'
 
 /** The device's port, as health steers it. */
 export interface HealthListener {
+  /** The port it listens on, or listened on last. */
+  readonly port: number
   /** Stops accepting connections; answers under way finish, idle connections close. Resolves once the port is free. */
   stop: () => Promise<void>
   /** Listens on the same port again; rejects when it cannot (the port was taken meanwhile). */
@@ -35,13 +37,10 @@ export type HealthReport = HealthSpec & {
 
 export interface DeviceHealthOptions {
   clock: Clock
-  listener: HealthListener
   /** The schedule's health; online for good without one. */
   plan?: HealthPlan
   log: FastifyBaseLogger
   events: DeviceEvents
-  /** The port, for the log line when it was taken while the device was offline. */
-  port: number
 }
 
 interface Current extends Segment {
@@ -58,11 +57,10 @@ const TIMELINE_LENGTH = 10
  */
 export class DeviceHealth implements RequestGate {
   readonly #clock: Clock
-  readonly #listener: HealthListener
+  #listener: HealthListener | undefined
   readonly #plan: HealthPlan | undefined
   readonly #log: FastifyBaseLogger
   readonly #events: DeviceEvents
-  readonly #port: number
   #start: number
   #command: Segment | undefined
   #current: Current
@@ -73,15 +71,19 @@ export class DeviceHealth implements RequestGate {
   readonly #held = new Set<ServerResponse>()
   readonly #delayed = new Map<ClockTimer, () => void>()
 
-  constructor ({ clock, listener, plan, log, events, port }: DeviceHealthOptions) {
+  constructor ({ clock, plan, log, events }: DeviceHealthOptions) {
     this.#clock = clock
-    this.#listener = listener
     this.#plan = plan
     this.#log = log
     this.#events = events
-    this.#port = port
     this.#start = clock.now()
     this.#current = { spec: { state: 'online' }, start: this.#start, phase: { mode: 'listening' }, cause: 'start' }
+  }
+
+  /** Starts the schedule now, on the device's port, which listens. */
+  begin (listener: HealthListener): void {
+    this.#listener = listener
+    this.#start = this.#clock.now()
     this.#update('start')
   }
 
@@ -148,6 +150,11 @@ export class DeviceHealth implements RequestGate {
   hold (_request: FastifyRequest, reply: FastifyReply): boolean {
     if (this.#current.phase.mode !== 'holding') return false
     const response = reply.raw
+    if (this.#stopped) {
+      // The device is closing: nothing may hold it open.
+      response.destroy()
+      return true
+    }
     this.#held.add(response)
     response.once('close', () => this.#held.delete(response))
     return true
@@ -211,19 +218,21 @@ export class DeviceHealth implements RequestGate {
   #steerPort (): void {
     this.#work = this.#work.then(async () => {
       const wanted = this.#current.phase.mode !== 'closed'
+      const listener = this.#listener as HealthListener
       if (this.#stopped || wanted === this.#listening) return
       if (!wanted) {
-        await this.#listener.stop()
+        await listener.stop()
         this.#listening = false
         return
       }
       try {
-        await this.#listener.resume()
+        await listener.resume()
         this.#listening = true
       } catch (error) {
         const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-        this.#events.record({ kind: 'health', time: this.#iso(this.#clock.now()), state: 'offline', cause: 'port-taken', port: this.#port })
-        this.#log.warn({ port: this.#port, reason }, `port ${this.#port} was taken while the device was offline: it stays offline`)
+        const port = listener.port
+        this.#events.record({ kind: 'health', time: this.#iso(this.#clock.now()), state: 'offline', cause: 'port-taken', port })
+        this.#log.warn({ port, reason }, `port ${port} was taken while the device was offline: it stays offline`)
       }
     })
   }

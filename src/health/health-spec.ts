@@ -27,6 +27,9 @@ export type HealthPattern = FlappingPattern | RebootPattern
 /** How a device's health goes over time: steps, or a pattern. */
 export type HealthPlan = HealthStep[] | HealthPattern
 
+/** A device's health as startMockNvr's `health` takes it: a state from the start, or a plan. */
+export type HealthOption = HealthSpec | HealthPlan
+
 /** A device's schedule: its health over time, and how often its data is edited. */
 export interface Schedule {
   health?: HealthPlan

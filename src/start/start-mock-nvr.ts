@@ -17,6 +17,13 @@ import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
 import { DeviceProxy, type ProxyOptions } from '../device-proxy/device-proxy.js'
 import { DeviceLinkError } from '../device-client/device-target.js'
+import { ManualClock, RealClock, type Clock } from '../util/clock.js'
+import { DeviceHealth, type HealthReport } from '../health/device-health.js'
+import { DataDrift } from '../health/data-drift.js'
+import type { HealthSpec } from '../health/health-states.js'
+import type { DeviceEvent } from '../control/device-events.js'
+import { loadDeviceSchedule } from './device-schedule.js'
+import { portListener } from './port-listener.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
 export interface MockNvr extends ControlVerbs {
@@ -30,6 +37,30 @@ export interface MockNvr extends ControlVerbs {
   certificate?: string
   /** Stops listening; requests in flight finish first. */
   close: () => Promise<void>
+  /**
+   * Puts the device in a health state now (`{ state: 'rebooting', down: 2000, starting: 3000 }`); resolves once
+   * its port does what the state asks (closed, listening again). Throws HealthSpecError naming each problem.
+   */
+  setHealth: (spec: HealthSpec) => Promise<HealthReport>
+  /** The device's health now, and the changes its schedule makes next. */
+  health: () => HealthReport
+  /** The changes of health and the data edits (drift), oldest first. */
+  events: () => DeviceEvent[]
+  /** The schedules' clock: with `clock: 'manual'`, advance(ms) walks them. */
+  clock: HandleClock
+}
+
+/** The schedules' clock as a handle gives it. */
+export interface HandleClock {
+  /** Milliseconds since the epoch, by this clock. */
+  now: () => number
+  /**
+   * Moves a manual clock on by `ms`, running every change due on the way; resolves once the port follows.
+   * Throws OptionsError on the real clock.
+   */
+  advance: (ms: number) => Promise<void>
+  /** Timers waiting on a manual clock (a change of health, a drift edit, a slow answer); 0 on the real one. */
+  readonly pending: number
 }
 
 /** What startMockNvr takes: the options, and a device to forward /nvr/v1 to instead of serving data. */
@@ -49,8 +80,11 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   const logger = options.logger ?? createLogger(options)
   // With no --token any token opens the device API, except the admin token.
   const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
+  const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
   const control = new MockControl({ store, latency: latencyRange(options), allowPrefer: options.allowPrefer, seed: options.seed, journalSize: options.journalSize })
+  const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
+  const health = new DeviceHealth({ clock, plan: schedule.plan, log: logger, events: control.events })
   const app = await buildApp({
     store,
     tokens,
@@ -61,7 +95,9 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
     ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
     control,
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
-    ...(proxy === undefined ? {} : { proxy })
+    ...(proxy === undefined ? {} : { proxy }),
+    health,
+    ...(clock instanceof ManualClock ? { manualClock: clock } : {})
   })
   if (proxy !== undefined) logProxy(app, proxy, proxyOptions as ProxyOptions)
 
@@ -75,6 +111,12 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   /* c8 ignore next: listen on a TCP port always yields an AddressInfo, never a pipe name */
   const port = typeof address === 'object' && address !== null ? address.port : options.port
   const url = baseUrl(options.host, port, tls === undefined ? 'http' : 'https')
+  health.begin(portListener(app.server, options.host))
+  const drift = schedule.driftEvery === undefined ? undefined : new DataDrift({ clock, every: schedule.driftEvery, seed: options.seed, control, events: control.events, log: app.log })
+  control.whenReset(() => {
+    health.reset()
+    drift?.reset()
+  })
 
   app.log.info({
     source,
@@ -86,6 +128,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
 
   if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
   logControlOptions(app, options)
+  logSchedule(app, health, schedule.driftEvery, clock)
   // Written before the URL is given out, so the start-up lines come before anything a client causes.
   await logsWritten(logger)
 
@@ -96,10 +139,20 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
     app,
     certificate: tls?.cert,
     close: async () => {
+      drift?.stop()
+      await health.stop()
       await app.close()
       await logsWritten(logger)
     },
-    ...verbsOf(control)
+    ...verbsOf(control),
+    setHealth: async spec => {
+      const report = health.set(spec)
+      await health.settled()
+      return { ...report, listening: health.listening }
+    },
+    health: () => health.report(),
+    events: () => control.events.entries(),
+    clock: handleClock(clock, health)
   }
 }
 
@@ -141,6 +194,28 @@ function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPr
   if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token; its dashboard at ${DASHBOARD_PATH}/`)
   if (latency !== undefined) app.log.info({ latency }, 'every API request is delayed')
   if (allowPrefer) app.log.info('Prefer headers may ask for a status or a delay (code=…, delay=…)')
+}
+
+function handleClock (clock: Clock, health: DeviceHealth): HandleClock {
+  return {
+    now: () => clock.now(),
+    advance: async ms => {
+      if (!(clock instanceof ManualClock)) throw new OptionsError('the clock is real: start with clock \'manual\' to move it by hand')
+      if (!Number.isInteger(ms) || ms < 0) throw new OptionsError(`clock.advance takes whole milliseconds from 0, not ${String(ms)}`)
+      clock.advance(ms)
+      await health.settled()
+    },
+    get pending () {
+      return clock instanceof ManualClock ? clock.pending : 0
+    }
+  }
+}
+
+function logSchedule (app: FastifyInstance, health: DeviceHealth, driftEvery: number | undefined, clock: Clock): void {
+  const { next } = health.report()
+  if (next.length > 0) app.log.info({ next: next.slice(0, 3) }, 'health follows a schedule')
+  if (driftEvery !== undefined) app.log.info({ everyMs: driftEvery }, 'the data drifts: a seeded edit each period')
+  if (clock instanceof ManualClock) app.log.info('the schedules\' clock is manual: it moves only when told (POST /__admin/clock)')
 }
 
 /** The URL a client uses for a host and port; an IPv6 address goes in brackets. */

@@ -11,7 +11,7 @@ const LAYERS = [
   ['start', 'device-link'],
   ['app'],
   ['device-api', 'admin-api', 'openapi', 'device-proxy', 'msw'],
-  ['control', 'control/faults', 'data', 'config', 'logging', 'device-client'],
+  ['control', 'control/faults', 'data', 'config', 'logging', 'device-client', 'health'],
   ['wire', 'contract'],
   ['util']
 ]

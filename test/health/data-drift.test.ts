@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { DataDrift } from '../../src/health/data-drift.js'
 import { DeviceEvents } from '../../src/control/device-events.js'
 import { MockControl } from '../../src/control/mock-control.js'
@@ -9,7 +9,7 @@ import { line } from '../helpers/app.js'
 
 const START = Date.parse('2030-01-01T00:00:00.000Z')
 
-function setup (t: Parameters<Parameters<typeof t.test>[1]>[0], data: unknown, seed = 5) {
+function setup (t: Test, data: unknown, seed = 5) {
   const store = new DataStore(datasetFromData(data))
   const control = new MockControl({ store })
   const clock = new ManualClock(START)

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { DeviceHealth, type HealthListener } from '../../src/health/device-health.js'
 import { DeviceEvents } from '../../src/control/device-events.js'
@@ -15,6 +15,7 @@ function fakeListener (options: { refuse?: boolean } = {}) {
   const calls: string[] = []
   const listener: HealthListener & { calls: string[], refuse: boolean } = {
     calls,
+    port: 4321,
     refuse: options.refuse ?? false,
     stop: async () => { calls.push('stop') },
     resume: async () => {
@@ -34,15 +35,15 @@ function silentLog () {
   return { log: log as never, lines }
 }
 
-function setup (t: Parameters<Parameters<typeof tap.test>[1]>[0], plan?: HealthPlan, listener = fakeListener()) {
+function setup (t: Test, plan?: HealthPlan, listener = fakeListener()) {
   const clock = new ManualClock(START)
   const events = new DeviceEvents()
   const { log, lines } = silentLog()
-  const health = new DeviceHealth({ clock, listener, plan, log, events, port: 4321 })
+  const health = new DeviceHealth({ clock, plan, log, events })
+  health.begin(listener)
   t.teardown(() => health.stop())
   return { clock, events, health, listener, lines }
 }
-const tap = t
 
 function fakeRequest (url = '/nvr/v1/cameras') {
   const socket = { destroyed: false }
