@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { invalidBody, ok, route } from './routing.js'
 import { adminArea, requireBearer } from '../wire/area-guard.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
+import type { RequestJournal } from '../control/journal.js'
 import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { apiErrors } from '../wire/errors.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
@@ -22,22 +24,35 @@ const DATA_BODY_LIMIT = 64 * 1024 * 1024
 export interface AdminApiOptions {
   /** The admin token, the only one that opens every admin call. */
   tokens: TokenPolicy
-  control: MockControl
+  /** The control a request acts on: its device's, or the one a fleet's path names; throws an ApiError when there is none. */
+  controlOf: (request: FastifyRequest) => MockControl
   /** Limits of GET /__admin/requests/stream; each one missing takes its default. */
   streamLimits?: Partial<JournalStreamLimits>
-  /** The device's health, steered at /__admin/health; none for a proxy. */
-  health?: DeviceHealth
-  /** The schedules' clock, when moved by hand at /__admin/clock. */
-  manualClock?: ManualClock
+  /**
+   * The admin API shares the device's port (a single mock-nvr): offline and unreachable, which take the port away,
+   * need a `for` after which it comes back.
+   */
+  sharesDevicePort?: boolean
+  /** The schedules' clock, when moved by hand at /__admin/clock (a single mock-nvr; a fleet registers its own). */
+  manualClock?: HandClock
+}
+
+/** A manual clock, and what resolves once the ports have followed its last move. */
+export interface HandClock {
+  clock: ManualClock
+  settled: () => Promise<unknown>
 }
 
 const ClockBodySchema = Type.Object({ advance: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS }) }, { additionalProperties: false })
 
-// These take the port away, and the admin API with it: only for a time after which it comes back by itself.
+// These take the port away, and with it an admin API that shares it.
 const PORT_GOING_STATES: ReadonlySet<unknown> = new Set(['offline', 'unreachable'])
 
-/** The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. */
-export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, control, streamLimits, health, manualClock }) {
+/**
+ * The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. It acts
+ * on one device's control, found from the request: a single mock-nvr's own, or the device a fleet's path names.
+ */
+export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, controlOf, streamLimits, sharesDevicePort = false, manualClock }) {
   // A mistake in a body is a 400 naming each JSON path.
   app.setValidatorCompiler(compileWithTypeBox(invalidBody))
   // JSON only: a text body would otherwise reach validation as a string and read as "must be an object".
@@ -45,61 +60,64 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   app.addHook('onRequest', requireBearer(adminArea(tokens)))
 
   route(app, '/data', {
-    GET: (_request, reply) => ok(reply, control.data()),
+    GET: (request, reply) => ok(reply, controlOf(request).data()),
     PUT: (request, reply) => {
-      const summary = useData(control, request.body)
+      const summary = useData(controlOf(request), request.body)
       request.log.info(summary, 'admin: data replaced')
       return ok(reply, summary)
     },
     DELETE: (request, reply) => {
-      const summary = control.resetData()
+      const summary = controlOf(request).resetData()
       request.log.info(summary, 'admin: data reset to the start-up data')
       return ok(reply, summary)
     }
   }, { bodyLimit: DATA_BODY_LIMIT, schema: { hide: true, body: FixtureDataSchema } })
 
   route(app, '/requests', {
-    GET: (_request, reply) => ok(reply, { requests: control.requests(), total: control.journal.total, capacity: control.journal.capacity }),
-    DELETE: (_request, reply) => {
-      control.resetRequests()
+    GET: (request, reply) => {
+      const control = controlOf(request)
+      return ok(reply, { requests: control.requests(), total: control.journal.total, capacity: control.journal.capacity })
+    },
+    DELETE: (request, reply) => {
+      controlOf(request).resetRequests()
       return ok(reply, null)
     }
   })
 
   route(app, '/events', {
-    GET: (_request, reply) => ok(reply, control.events.entries())
+    GET: (request, reply) => ok(reply, controlOf(request).events.entries())
   })
 
-  if (health !== undefined) {
-    route(app, '/health', {
-      GET: (_request, reply) => ok(reply, health.report()),
-      PUT: async (request, reply) => {
-        const report = setHealth(health, request.body)
-        request.log.info({ health: request.body }, `admin: health set to ${report.state}`)
-        await health.settled()
-        return ok(reply, { ...report, listening: health.listening })
-      }
-    })
-  }
+  route(app, '/health', {
+    GET: (request, reply) => ok(reply, healthOf(controlOf(request)).report()),
+    PUT: async (request, reply) => {
+      const health = healthOf(controlOf(request))
+      const report = setHealth(health, request.body, sharesDevicePort)
+      request.log.info({ health: request.body }, `admin: health set to ${report.state}`)
+      await health.settled()
+      return ok(reply, { ...report, listening: health.listening })
+    }
+  })
 
-  if (manualClock !== undefined) {
-    route(app, '/clock', {
-      GET: (_request, reply) => ok(reply, { now: new Date(manualClock.now()).toISOString() }),
-      POST: async (request, reply) => {
-        manualClock.advance((request.body as { advance: number }).advance)
-        await health?.settled()
-        return ok(reply, { now: new Date(manualClock.now()).toISOString() })
-      }
-    }, { schema: { hide: true, body: ClockBodySchema } })
-  }
+  if (manualClock !== undefined) registerClock(app, manualClock)
 
-  const journalStream = new JournalStream(control.journal, streamLimits, control.events)
+  // One stream per journal, made when it is first asked for; the device's changes of health and data go with it.
+  const journalStreams = new Map<RequestJournal, JournalStream>()
+  const journalStreamOf = (control: MockControl): JournalStream => {
+    let stream = journalStreams.get(control.journal)
+    if (stream === undefined) {
+      stream = new JournalStream(control.journal, streamLimits, control.events)
+      journalStreams.set(control.journal, stream)
+    }
+    return stream
+  }
   app.addHook('preClose', function endJournalStreams (done) {
-    journalStream.closeAll()
+    for (const stream of journalStreams.values()) stream.closeAll()
     done()
   })
   route(app, '/requests/stream', {
-    GET: (_request, reply) => {
+    GET: (request, reply) => {
+      const journalStream = journalStreamOf(controlOf(request))
       reply.type(EVENT_STREAM_TYPE).header('cache-control', 'no-store')
       if (reply.request.method === 'HEAD') return reply.send()
       const listener = journalStream.open()
@@ -109,14 +127,14 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   })
 
   route(app, '/faults', {
-    GET: (_request, reply) => ok(reply, control.faults()),
+    GET: (request, reply) => ok(reply, controlOf(request).faults()),
     POST: (request, reply) => {
-      const fault = injectFault(control, request.body)
+      const fault = injectFault(controlOf(request), request.body)
       request.log.info({ fault }, `admin: ${fault.id} injected`)
       return ok(reply, fault, 201)
     },
     DELETE: (request, reply) => {
-      control.clearFaults()
+      controlOf(request).clearFaults()
       request.log.info('admin: every fault cleared')
       return ok(reply, null)
     }
@@ -125,7 +143,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   route(app, '/faults/:id', {
     DELETE: (request, reply) => {
       const { id } = request.params as { id: string }
-      if (!control.clearFaults(id)) throw apiErrors.faultNotFound(id)
+      if (!controlOf(request).clearFaults(id)) throw apiErrors.faultNotFound(id)
       request.log.info(`admin: ${id} cleared`)
       return ok(reply, null)
     }
@@ -133,7 +151,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
 
   route(app, '/reset', {
     POST: (request, reply) => {
-      control.reset()
+      controlOf(request).reset()
       request.log.info('admin: reset to the start-up data, no faults, an empty journal')
       return ok(reply, null)
     }
@@ -160,9 +178,28 @@ function injectFault (control: MockControl, body: unknown) {
   }
 }
 
-function setHealth (health: DeviceHealth, body: unknown) {
+/** POST /__admin/clock {"advance": ms} moves a manual clock on, and answers once the ports follow. */
+export function registerClock (app: FastifyInstance, { clock, settled }: HandClock): void {
+  const now = () => ({ now: new Date(clock.now()).toISOString() })
+  route(app, '/clock', {
+    GET: (_request, reply) => ok(reply, now()),
+    POST: async (request, reply) => {
+      clock.advance((request.body as { advance: number }).advance)
+      await settled()
+      return ok(reply, now())
+    }
+  }, { schema: { hide: true, body: ClockBodySchema } })
+}
+
+function healthOf (control: MockControl): DeviceHealth {
+  // A proxy serves a device's answers, whose health is its own.
+  if (control.health === undefined) throw apiErrors.routeNotFound()
+  return control.health
+}
+
+function setHealth (health: DeviceHealth, body: unknown, sharesDevicePort: boolean) {
   const state = (body as { state?: unknown } | null)?.state
-  if (PORT_GOING_STATES.has(state) && (body as { for?: unknown }).for === undefined) {
+  if (sharesDevicePort && PORT_GOING_STATES.has(state) && (body as { for?: unknown }).for === undefined) {
     throw invalidBody([{ path: '/for', message: `is needed for ${String(state)} here: the admin API shares the port that goes away, so give the milliseconds after which it comes back` }])
   }
   try {

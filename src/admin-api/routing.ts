@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyReply, HTTPMethods } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 import { apiErrors, type ApiError } from '../wire/errors.js'
 import { JSON_CONTENT_TYPE, successEnvelope } from '../contract/envelope.js'
 import { READ_METHODS } from '../contract/paths.js'
@@ -10,7 +10,7 @@ import { refuseOtherMethods } from '../wire/method-not-allowed.js'
 
 const hidden = { hide: true }
 
-type Handler = (request: { body: unknown, params: unknown, log: FastifyInstance['log'] }, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>
+type Handler = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>
 interface RouteOptions { bodyLimit?: number, schema?: { hide: boolean, body?: TSchema } }
 
 /** Registers the methods of one admin path; any other method there is a 405 with Allow. */

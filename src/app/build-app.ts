@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
-import { adminApi } from '../admin-api/routes.js'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify'
+import { adminApi, type HandClock } from '../admin-api/routes.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { registerDashboard } from '../admin-api/dashboard-page.js'
 import { healthErrorResponses } from '../openapi/response-schemas.js'
-import { adminArea, deviceArea, guardAreas } from '../wire/area-guard.js'
+import { adminArea, guardAreas } from '../wire/area-guard.js'
 import { isUnder } from '../contract/paths.js'
 import { registerApiPage } from '../openapi/api-page.js'
 import { TokenPolicy } from '../wire/token-policy.js'
@@ -14,11 +14,14 @@ import { closeConnectionsWhenDone } from './closing.js'
 import { MockControl } from '../control/mock-control.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import type { DataStore } from '../data/data-store.js'
-import { toApiError } from '../wire/errors.js'
+import { apiErrors, toApiError } from '../wire/errors.js'
 import { handleError, handleNotFound, sendApiError } from '../wire/error-handler.js'
 import { FastPath } from './fast-path.js'
-import { answerHttpEdgeCases, refuseAtTheEdge } from './http-edges.js'
-import { serverWithFastPath } from './http-server.js'
+import { answerHttpEdgeCases, answerServerEdgeCases, refuseAtTheEdge } from './http-edges.js'
+import { createListenerServer, roleOf, type ListenerRole, type ServerSettings } from './http-server.js'
+import { DeviceListener } from './device-listener.js'
+import { DeviceContext } from '../device/device-context.js'
+import { registerFleetAdmin, type FleetAdmin } from '../admin-api/fleet-routes.js'
 import { BODY_LIMIT_BYTES, capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from '../config/limits.js'
 import { compileOnFirstUse } from './lazy-serializer.js'
 import { createLogger, requestLineWriter } from '../logging/logger.js'
@@ -31,14 +34,20 @@ import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLin
 import type { TlsCredentials } from '../config/tls.js'
 import { deviceProxyApi } from '../device-proxy/proxy-routes.js'
 import type { DeviceProxy } from '../device-proxy/device-proxy.js'
-import { OPEN_GATE, type RequestGate } from '../health/request-gate.js'
-import type { DeviceHealth } from '../health/device-health.js'
-import type { ManualClock } from '../util/clock.js'
 
-export interface AppDependencies {
+/** The device an app serves by itself, given whole or by its parts. */
+export type AppDevice = {
   store: DataStore
   tokens: TokenPolicy
   cors: CorsPolicy
+  /** Faults, latency and the request journal of this device; a fresh one on the store when absent. */
+  control?: MockControl
+} | {
+  /** A device made already, e.g. the first of a fleet. */
+  device: DeviceContext
+}
+
+export type AppDependencies = AppDevice & {
   /** Bytes of request line and headers together; also bounds how long an id in the path may be. */
   maxHeaderSize: number
   /** Time-outs and the connection cap; each one missing takes its default. */
@@ -46,36 +55,61 @@ export interface AppDependencies {
   logger?: FastifyBaseLogger
   /** Serve HTTPS with this certificate and key instead of plain HTTP. */
   https?: TlsCredentials
-  /** Faults, latency and the request journal of this app; a fresh one on the store when absent. */
-  control?: MockControl
-  /** Turns the admin API on under /__admin/, for callers with this bearer token; `tokens` must refuse it. */
+  /** Turns the admin API on under /__admin/, for callers with this bearer token; no device's tokens may take it. */
   adminToken?: string
+  /**
+   * Serves a fleet's admin API instead of one device's: the devices' list and fleet-wide verbs under /__admin,
+   * each device's admin API under /__admin/devices/{name}. Needs adminToken.
+   */
+  fleet?: FleetAdmin
   /** Forward /nvr/v1 to a real device instead of serving the store; the device decides who is let in. */
   proxy?: DeviceProxy
-  /** The device's health: what it does to each request (hold, 503, delay), and its admin verbs. */
-  health?: DeviceHealth
   /** The schedules' clock when a test moves it by hand: POST /__admin/clock advances it. */
-  manualClock?: ManualClock
+  manualClock?: HandClock
+}
+
+/** The app and how more listeners are added to it. */
+export interface ServingApp {
+  app: FastifyInstance
+  /** The listener of the app's own device, on app.server: the device API, and the admin API when it is on. */
+  listener: DeviceListener
+  /** A new listener of the same app, for this role; closed when the app closes. */
+  addListener: (role: ListenerRole) => DeviceListener
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
-export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, limits: someLimits, logger, https, control = new MockControl({ store }), adminToken, proxy, health, manualClock }: AppDependencies): Promise<FastifyInstance> {
-  const gate: RequestGate = health ?? OPEN_GATE
-  if (adminToken !== undefined && tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
-    throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
-  }
+export async function buildApp (dependencies: AppDependencies): Promise<FastifyInstance> {
+  return (await buildServingApp(dependencies)).app
+}
+
+/**
+ * The app, built once, and its listeners: each device listens on its own server, and every hook, plugin and
+ * the fast path read the device's state from the request, so a fleet costs a listener and a state per device.
+ */
+export async function buildServingApp (dependencies: AppDependencies): Promise<ServingApp> {
+  const { maxHeaderSize, limits: someLimits, logger, https, adminToken, fleet, proxy, manualClock } = dependencies
+  const ownDevice = 'device' in dependencies ? dependencies.device : deviceOf(dependencies)
   const adminTokens = adminToken === undefined ? undefined : new TokenPolicy([adminToken])
-  const guardArea = guardAreas(adminTokens === undefined ? [deviceArea(tokens)] : [deviceArea(tokens), adminArea(adminTokens)])
+  if (adminToken !== undefined) refuseAdminTokenOpening(ownDevice, adminToken)
+  const guardArea = guardAreas(adminTokens === undefined ? [] : [adminArea(adminTokens)])
   const limits = { ...DEFAULT_LIMITS, ...someLimits }
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const nextRequestId = countRequests()
-  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faultControl, recorder: control.recorder, nextRequestId, gate })
+  const fastPath = new FastPath({ nextRequestId })
+  const ownRole: ListenerRole = { device: ownDevice, api: true, admin: true }
+  const roleOfRequest = (request: FastifyRequest): ListenerRole => roleOf(request.raw, ownRole)
+  let settings: ServerSettings | undefined
+  let fastifyHandler: FastifyServerFactoryHandler | undefined
   // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
   const appLogger = logger ?? createLogger({ logLevel: 'silent', prettyLogs: false })
   const app = Fastify({
     loggerInstance: appLogger,
-    logController: new RecordEachRequest(control.recorder),
-    serverFactory: serverWithFastPath(fastPath, serverOptions, https),
+    logController: new RecordEachRequest(request => request.device.control.recorder),
+    serverFactory: function createServer (handler, options) {
+      fastifyHandler = handler
+      settings = { serverOptions, https, keepAliveTimeout: options.keepAliveTimeout as number, requestTimeout: options.requestTimeout as number, connectionTimeout: options.connectionTimeout as number }
+      return createListenerServer(ownRole, fastPath, handler, settings)
+    },
     genReqId: nextRequestId,
     ...(https === undefined ? {} : { https }),
     requestTimeout: limits.requestTimeout,
@@ -87,18 +121,21 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     clientErrorHandler: answerClientError,
     // A malformed URL is refused before routing, so no hook has run: apply CORS and auth here.
     frameworkErrors: function answerFrameworkError (error, request, reply) {
-      corsPolicy.applyTo(request, reply)
+      const { device } = roleOfRequest(request)
+      device.cors.applyTo(request, reply)
       const answer = (waitedMs: number) => {
-        sendApiError(reply, guardArea(request.url, request.headers.authorization) ?? toApiError(error))
+        sendApiError(reply, guardArea(request.url, request.headers.authorization, device.area) ?? toApiError(error))
         // Answered before routing, so the log controller never sees it.
-        control.recorder.refusedBeforeRouting(request, reply.statusCode, waitedMs)
+        device.control.recorder.refusedBeforeRouting(request, reply.statusCode, waitedMs)
       }
       // Under /nvr/v1 it waits for --latency, as every answer there does.
-      if (isUnder(request.url, API_PREFIX)) control.faultControl.afterLatency(request.log, answer)
+      if (isUnder(request.url, API_PREFIX)) device.control.faultControl.afterLatency(request.log, answer)
       else answer(0)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
-  control.recorder.logTo(app.log, requestLineWriter(appLogger))
+  const writeRequestLine = requestLineWriter(appLogger)
+  const logRequestsOf = (device: DeviceContext) => device.control.recorder.logTo(app.log, writeRequestLine)
+  logRequestsOf(ownDevice)
   app.addHook('preClose', function leaveTheFastPath (done) {
     fastPath.stop()
     done()
@@ -106,9 +143,20 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
 
   // Set on every request up front, so requests keep one shape whether a fault applies or not.
   app.decorateRequest('injectedFault', null)
+  app.decorateRequest('device', { getter () { return roleOfRequest(this).device } })
   answerHttpEdgeCases(app)
   capConnections(app.server, limits.maxConnections, app.log)
-  closeConnectionsWhenDone(app, serverOptions.headersTimeout || limits.requestTimeout)
+  const trackConnections = closeConnectionsWhenDone(app, serverOptions.headersTimeout || limits.requestTimeout)
+  const listeners = new Set<DeviceListener>()
+  const listener = new DeviceListener(ownRole, app.server)
+  listeners.add(listener)
+  // After the hook above, which lets the requests already sent arrive first.
+  let closed: Promise<unknown> = Promise.resolve()
+  app.addHook('preClose', function closeListeners (done) {
+    closed = Promise.all([...listeners].map(async each => await each.close()))
+    done()
+  })
+  app.addHook('onClose', async function untilListenersClosed () { await closed })
   app.setErrorHandler(handleError)
   app.setNotFoundHandler(handleNotFound)
 
@@ -118,26 +166,24 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   app.setSerializerCompiler(compileOnFirstUse(app))
   // One hook for every request, first of all: a hook costs on every request, and these are a few checks.
   app.addHook('onRequest', function checkEveryRequest (request, reply, done) {
-    if (gate.open) {
-      checkRequest(request, reply, done)
+    const role = roleOfRequest(request)
+    const { device } = role
+    if (device.cors.answer(request, reply)) return
+    // A fleet's device ports serve no admin API, and its control port nothing else.
+    if (!(role.api && role.admin) && isUnder(request.url, ADMIN_PREFIX) !== role.admin) {
+      done(apiErrors.routeNotFound())
       return
     }
-    // An unreachable device holds the request before anything; starting or slow, it answers after CORS and the edges.
-    if (gate.hold(request, reply)) return
-    checkRequest(request, reply, error => error === undefined ? gate.pass(request, reply, done) : done(error))
-  })
-  function checkRequest (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    if (corsPolicy.answer(request, reply)) return
     const refusal = refuseAtTheEdge(request, reply)
     if (refusal === undefined) {
       done()
       return
     }
-    const answer = guardArea(request.url, request.headers.authorization) ?? refusal
-    if (isUnder(request.url, API_PREFIX)) control.faultControl.afterLatency(request.log, () => done(answer))
+    const answer = guardArea(request.url, request.headers.authorization, device.area) ?? refusal
+    if (isUnder(request.url, API_PREFIX)) device.control.faultControl.afterLatency(request.log, () => done(answer))
     else done(answer)
-  }
-  const currentDocument = await registerOpenApi(app, store)
+  })
+  const currentDocument = await registerOpenApi(app)
   await registerApiPage(app, currentDocument)
 
   app.get('/healthz', {
@@ -157,17 +203,44 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
         ...healthErrorResponses
       }
     }
-  }, function health () {
-    const { cameras, lineCount } = store.current
+  }, function health (request) {
+    const { cameras, lineCount } = request.device.store.current
     return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount, ...(proxy === undefined ? {} : { contractViolations: proxy.violationCount }) }
   })
 
-  if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl })
-  else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: control.faultControl })
-  if (adminTokens !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, control, health, manualClock })
+  if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX })
+  else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: ownDevice.control.faultControl })
+  if (adminTokens !== undefined) {
+    if (fleet === undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, controlOf: request => request.device.control, sharesDevicePort: true, ...(manualClock === undefined ? {} : { manualClock }) })
+    else await registerFleetAdmin(app, adminTokens, fleet)
+  }
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.
   if (adminToken !== undefined) await registerDashboard(app)
-  return app
+
+  function addListener (role: ListenerRole): DeviceListener {
+    if (adminToken !== undefined) refuseAdminTokenOpening(role.device, adminToken)
+    logRequestsOf(role.device)
+    // Made by Fastify's server factory, which ran when the app was made.
+    const server = createListenerServer(role, fastPath, fastifyHandler as FastifyServerFactoryHandler, settings as ServerSettings)
+    server.on('clientError', answerClientError)
+    answerServerEdgeCases(server)
+    capConnections(server, limits.maxConnections, app.log)
+    trackConnections(server)
+    const added = new DeviceListener(role, server)
+    listeners.add(added)
+    return added
+  }
+  return { app, listener, addListener }
+}
+
+function deviceOf ({ store, tokens, cors, control = new MockControl({ store }) }: Exclude<AppDevice, { device: DeviceContext }>): DeviceContext {
+  return new DeviceContext({ name: 'nvr', store, tokens, cors, control })
+}
+
+function refuseAdminTokenOpening (device: DeviceContext, adminToken: string): void {
+  if (device.tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
+    throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
+  }
 }
 
 /** Request ids as Fastify makes them by default (req-1, req-2, …), shared with the fast path. */

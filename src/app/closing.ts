@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { setImmediate, setTimeout } from 'node:timers'
 import { Server as TlsServer } from 'node:tls'
@@ -12,14 +12,18 @@ type HttpSocket = Socket & { _httpMessage?: ServerResponse | null }
  * when the server closes, but then stops enforcing its time-outs, and an answer already under way keeps
  * its connection alive: a client that connected without sending yet (a browser's spare connection, a
  * slow-loris) or one that just got its answer would hold the shutdown open for up to the keep-alive time-out.
+ * Returns the function that tracks the connections of another server of the app (a device's listener).
  */
-export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs: number): void {
+export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs: number): (server: Server) => void {
   const sockets = new Set<HttpSocket>()
-  const event = app.server instanceof TlsServer ? 'secureConnection' : 'connection'
-  app.server.on(event, function trackConnection (socket: HttpSocket) {
-    sockets.add(socket)
-    socket.once('close', () => sockets.delete(socket))
-  })
+  function trackConnections (server: Server): void {
+    const event = server instanceof TlsServer ? 'secureConnection' : 'connection'
+    server.on(event, function trackConnection (socket: HttpSocket) {
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
+    })
+  }
+  trackConnections(app.server)
   app.addHook('preClose', function closeConnectionsWhenDone (done) {
     // Requests routed from now on get Connection: close from Fastify; the ones routed before close after their answer.
     for (const socket of sockets) closeAfterAnswer(socket)
@@ -33,6 +37,7 @@ export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs
     // a request sent just before the signal is then under way, and answered, rather than reset.
     setImmediate(done)
   })
+  return trackConnections
 }
 
 /**

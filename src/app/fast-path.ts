@@ -1,27 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
-import type { TokenPolicy } from '../wire/token-policy.js'
-import type { CorsPolicy } from '../wire/cors.js'
-import type { DataStore } from '../data/data-store.js'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { matchOperation } from '../contract/paths.js'
-import type { FaultControl } from '../control/faults/fault-control.js'
-import type { RequestRecorder } from '../control/request-recorder.js'
-import type { RequestGate } from '../health/request-gate.js'
+import type { DeviceContext } from '../device/device-context.js'
 
 // Characters an id may hold to be taken here as it is: nothing to decode ('%'), no ';', '#' or '/'.
 const PLAIN_SEGMENT = /^[\w\-.~!$&'()*+,=:@]+$/
 
 export interface FastPathDependencies {
-  store: DataStore
-  tokens: TokenPolicy
-  cors: CorsPolicy
-  faults: FaultControl
-  recorder: RequestRecorder
   /** The request ids Fastify uses too, so log lines of both paths count alike. */
   nextRequestId: () => string
-  /** The device's health: while it is not open, every request goes to Fastify, whose first hook meets it. */
-  gate: RequestGate
 }
 
 /**
@@ -30,7 +18,8 @@ export interface FastPathDependencies {
  * Fastify's request cycle would give. Every other request goes on to Fastify: anything to decode in the
  * path, a body, a missing Host, a refused token, an unknown id, an active fault, latency or Prefer, and
  * every request once the server is closing. The served bytes are then the same either way; only the
- * request's own cost differs, which is most of the cost of a small answer.
+ * request's own cost differs, which is most of the cost of a small answer. Each request is answered from
+ * the state of the device whose listener it arrived on.
  */
 export class FastPath {
   readonly #deps: FastPathDependencies
@@ -46,21 +35,22 @@ export class FastPath {
   }
 
   /** Answers the request and returns true, or returns false, leaving it untouched, for Fastify. */
-  answer (request: IncomingMessage, response: ServerResponse): boolean {
+  answer (device: DeviceContext, request: IncomingMessage, response: ServerResponse): boolean {
     const start = performance.now()
     const { method, url, headers } = request
-    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || this.#deps.faults.active || !this.#deps.gate.open) return false
+    const { control } = device
+    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || control.faultControl.active) return false
     if (headers.host === undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
     const params = matchRead(url as string)
-    if (params === undefined || this.#deps.tokens.judge(headers.authorization) !== 'accepted') return false
-    const camera = this.#deps.store.camera(params.id)
+    if (params === undefined || device.tokens.judge(headers.authorization) !== 'accepted') return false
+    const camera = device.store.camera(params.id)
     const body = params.line_id === undefined ? camera?.listBody : camera?.lineBody(params.line_id)
     if (body === undefined) return false
 
-    const answerHeaders = [...this.#deps.cors.headersFor(headers.origin), 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
+    const answerHeaders = [...device.cors.headersFor(headers.origin), 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
     response.writeHead(200, answerHeaders)
     response.end(method === 'HEAD' ? undefined : body)
-    this.#deps.recorder.answered({ method, url: url as string, params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
+    control.recorder.answered({ method, url: url as string, params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
     return true
   }
 }

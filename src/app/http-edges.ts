@@ -1,4 +1,4 @@
-import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http'
+import { METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { refuseOnSocket } from './client-errors.js'
@@ -14,12 +14,17 @@ export function answerHttpEdgeCases (app: FastifyInstance): void {
     // CONNECT never reaches Fastify: Node hands it to the 'connect' listener below.
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method)
   }
+  answerServerEdgeCases(app.server)
+}
+
+/** What a server of the app answers before any request reaches Fastify: expectations and tunnels. */
+export function answerServerEdgeCases (server: Server): void {
   // HTTP allows ignoring an expectation the server does not know; Node would answer 417 with no body.
-  app.server.on('checkExpectation', function ignoreExpectation (request: IncomingMessage, response: ServerResponse) {
-    app.server.emit('request', request, response)
+  server.on('checkExpectation', function ignoreExpectation (request: IncomingMessage, response: ServerResponse) {
+    server.emit('request', request, response)
   })
   // No tunnel is ever opened: a CONNECT is refused in the envelope instead of having its connection dropped.
-  app.server.on('connect', function refuseTunnel (request: IncomingMessage, socket: Duplex) {
+  server.on('connect', function refuseTunnel (request: IncomingMessage, socket: Duplex) {
     refuseOnSocket(socket, apiErrors.methodNotAllowed(request.method as string, READ_METHODS))
   })
 }

@@ -1,23 +1,56 @@
-import { createServer as createHttpServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
-import type { FastifyServerFactory } from 'fastify'
+import type { FastifyServerFactoryHandler } from 'fastify'
 import type { FastPath } from './fast-path.js'
 import type { TlsCredentials } from '../config/tls.js'
+import type { DeviceContext } from '../device/device-context.js'
+
+/** What a listener serves: a device's API (and, for a single mock-nvr, the admin API beside it), or a fleet's admin API alone. */
+export interface ListenerRole {
+  device: DeviceContext
+  /** The device's own paths: /nvr/v1, /healthz, the document and the docs. */
+  api: boolean
+  /** The admin API and its dashboard under /__admin. */
+  admin: boolean
+}
+
+/** How every server of an app is made: Node's options, TLS, and the time-outs Fastify sets on a server it makes. */
+export interface ServerSettings {
+  serverOptions: ServerOptions
+  https: TlsCredentials | undefined
+  keepAliveTimeout: number
+  requestTimeout: number
+  connectionTimeout: number
+}
+
+const ROLE = Symbol('listener role')
+type MarkedRequest = IncomingMessage & { [ROLE]?: ListenerRole }
+
+/** The role of the listener a request arrived on; the fallback for a request that came through no listener (inject()). */
+export function roleOf (request: IncomingMessage, fallback: ListenerRole): ListenerRole {
+  return (request as MarkedRequest)[ROLE] ?? fallback
+}
 
 /**
- * Fastify's server factory: the HTTP or HTTPS server Fastify would make, whose requests meet the fast
- * path first and Fastify's handler when the fast path leaves them.
+ * A server of the app for one listener: each request meets the device's gate, then the fast path, then
+ * Fastify's handler, marked with the listener's role so every hook finds its device.
  */
-export function serverWithFastPath (fastPath: FastPath, serverOptions: ServerOptions, https: TlsCredentials | undefined): FastifyServerFactory {
-  return function createServer (handler, options) {
-    function handle (request: IncomingMessage, response: ServerResponse): void {
-      if (!fastPath.answer(request, response)) handler(request, response)
-    }
-    const server = https === undefined ? createHttpServer(serverOptions, handle) : createHttpsServer({ ...https, ...serverOptions }, handle)
-    // What Fastify sets on a server it makes itself.
-    server.keepAliveTimeout = options.keepAliveTimeout as number
-    server.requestTimeout = options.requestTimeout as number
-    server.setTimeout(options.connectionTimeout as number)
-    return server
+export function createListenerServer (role: ListenerRole, fastPath: FastPath, fastify: FastifyServerFactoryHandler, settings: ServerSettings): Server {
+  const { device } = role
+  function handle (request: IncomingMessage, response: ServerResponse): void {
+    if (device.gate !== null && device.gate(request, response, () => serve(request, response))) return
+    serve(request, response)
   }
+  function serve (request: IncomingMessage, response: ServerResponse): void {
+    if (role.api && fastPath.answer(device, request, response)) return
+    (request as MarkedRequest)[ROLE] = role
+    fastify(request, response)
+  }
+  const { serverOptions, https } = settings
+  const server = https === undefined ? createHttpServer(serverOptions, handle) : createHttpsServer({ ...https, ...serverOptions }, handle)
+  // What Fastify sets on a server it makes itself.
+  server.keepAliveTimeout = settings.keepAliveTimeout
+  server.requestTimeout = settings.requestTimeout
+  server.setTimeout(settings.connectionTimeout)
+  return server
 }

@@ -7,11 +7,12 @@ import type { RequestRecorder } from '../control/request-recorder.js'
  * incoming and completed lines with nested req and res objects, which cost twice as much.
  */
 export class RecordEachRequest extends LogController {
-  readonly #recorder: RequestRecorder
+  readonly #recorderOf: (request: FastifyRequest) => RequestRecorder
 
-  constructor (recorder: RequestRecorder) {
+  /** Takes the recorder of each request: its device's. */
+  constructor (recorderOf: (request: FastifyRequest) => RequestRecorder) {
     super()
-    this.#recorder = recorder
+    this.#recorderOf = recorderOf
   }
 
   override incomingRequest (): void {}
@@ -19,7 +20,8 @@ export class RecordEachRequest extends LogController {
   override routeNotFound (): void {}
 
   override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) this.#recorder.failed(request, reply.log, reply.statusCode, reply.elapsedTime, error)
-    else this.#recorder.answered(request, request.id, reply.statusCode, reply.elapsedTime)
+    const recorder = this.#recorderOf(request)
+    if (error) recorder.failed(request, reply.log, reply.statusCode, reply.elapsedTime, error)
+    else recorder.answered(request, request.id, reply.statusCode, reply.elapsedTime)
   }
 }

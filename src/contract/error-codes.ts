@@ -37,6 +37,8 @@ export const ERROR_CODES = {
   invalidBody: 'INVALID_BODY',
   /** 404: no injected fault has that id. */
   faultNotFound: 'FAULT_NOT_FOUND',
+  /** 404: no device of the fleet has that name. */
+  deviceNotFound: 'DEVICE_NOT_FOUND',
   /** 503: too many journal streams open. */
   tooManyStreams: 'TOO_MANY_STREAMS',
   /** 503: the device is starting after a reboot. */

@@ -7,6 +7,7 @@ import { RequestRecorder } from './request-recorder.js'
 import type { FixtureData } from '../wire/schemas.js'
 import type { ControlVerbs, DataSummary } from './control-verbs.js'
 import { DeviceEvents } from './device-events.js'
+import type { DeviceHealth } from '../health/device-health.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
 export interface ControlledStore {
@@ -33,6 +34,8 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly recorder: RequestRecorder
   /** The device's own changes: its health, its data's drift. */
   readonly events = new DeviceEvents()
+  /** The device's health, once its port listens; none for the MSW handlers or a proxy. */
+  health: DeviceHealth | undefined
   readonly #onReset: Array<() => void> = []
 
   constructor ({ store, journalSize, ...faultOptions }: MockControlOptions<Store>) {

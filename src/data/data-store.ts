@@ -108,6 +108,14 @@ export class DataStore {
     this.#current = this.#initial
   }
 
+  /** A store of data prepared already: the devices of a fleet that serve the same fixtures share its bytes. */
+  static serving (served: ServedData): DataStore {
+    const store = new DataStore([])
+    store.#initial = served
+    store.#current = served
+    return store
+  }
+
   get current (): ServedData {
     return this.#current
   }

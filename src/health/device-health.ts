@@ -1,13 +1,13 @@
-import type { ServerResponse } from 'node:http'
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
 import type { Clock, ClockTimer } from '../util/clock.js'
 import { ADMIN_PREFIX, isUnder } from '../contract/paths.js'
-import { apiErrors } from '../wire/errors.js'
+import { apiErrors, type ApiError } from '../wire/errors.js'
+import type { RequestGate } from '../device/device-context.js'
 import type { DeviceEvents } from '../control/device-events.js'
 import { durationOf, latencyAt, phaseOf, type HealthSpec, type StatePhase } from './health-states.js'
 import { parseHealthSpec, type HealthPlan } from './health-spec.js'
 import { segmentAt, timeline, type Segment } from './schedule.js'
-import type { RequestGate } from './request-gate.js'
 
 /** The device's port, as health steers it. */
 export interface HealthListener {
@@ -17,6 +17,10 @@ export interface HealthListener {
   stop: () => Promise<void>
   /** Listens on the same port again; rejects when it cannot (the port was taken meanwhile). */
   resume: () => Promise<void>
+  /** Sets the gate every request of the port meets first; null lets every request through at no cost. */
+  setGate: (gate: RequestGate | null) => void
+  /** Answers a request with this refusal as the device answers (its CORS headers, the envelope, the journal). */
+  refuse: (request: IncomingMessage, response: ServerResponse, error: ApiError) => void
 }
 
 /** Why the state changed. */
@@ -52,10 +56,11 @@ const TIMELINE_LENGTH = 10
 
 /**
  * One device's health over time: the schedule's state, or a command's for as long as it lasts, acted on the
- * port (closed, holding, answering 503 or slowly) and on each request through the gate. One clock timer at a time
- * waits for the next change, so a device costs the same whether it flaps every second or never.
+ * port (closed, holding, answering 503 or slowly) and on each request through the device's gate, which is set
+ * only while a state needs it. One clock timer at a time waits for the next change, so a device costs the same
+ * whether it flaps every second or never.
  */
-export class DeviceHealth implements RequestGate {
+export class DeviceHealth {
   readonly #clock: Clock
   #listener: HealthListener | undefined
   readonly #plan: HealthPlan | undefined
@@ -85,10 +90,6 @@ export class DeviceHealth implements RequestGate {
     this.#listener = listener
     this.#start = this.#clock.now()
     this.#update('start')
-  }
-
-  get open (): boolean {
-    return this.#current.phase.mode === 'listening'
   }
 
   /** Whether the port takes connections now. */
@@ -147,41 +148,39 @@ export class DeviceHealth implements RequestGate {
     await this.#work
   }
 
-  hold (_request: FastifyRequest, reply: FastifyReply): boolean {
-    if (this.#current.phase.mode !== 'holding') return false
-    const response = reply.raw
-    if (this.#stopped) {
-      // The device is closing: nothing may hold it open.
-      response.destroy()
+  // Set on the port while the state is not plain listening; a closed port meets no request.
+  readonly #gate: RequestGate = (request, response, proceed) => {
+    const { phase, start, spec } = this.#current
+    if (phase.mode === 'holding') {
+      this.#hold(response)
       return true
     }
-    this.#held.add(response)
-    response.once('close', () => this.#held.delete(response))
+    // A CORS preflight and a single device's admin API (which shares its port) are answered at once.
+    if (request.method === 'OPTIONS' || isUnder(request.url as string, ADMIN_PREFIX)) return false
+    const now = this.#clock.now()
+    if (phase.mode === 'starting') {
+      const retryAfter = Math.max(1, Math.ceil((start + (phase.endsAt as number) - now) / 1000))
+      ;(this.#listener as HealthListener).refuse(request, response, apiErrors.deviceStarting(retryAfter))
+      return true
+    }
+    const latency = latencyAt(spec, now - start)
+    if (latency === 0) return false
+    const timer = this.#clock.setTimer(() => {
+      this.#delayed.delete(timer)
+      proceed()
+    }, latency)
+    this.#delayed.set(timer, proceed)
     return true
   }
 
-  pass (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    const { phase, start, spec } = this.#current
-    // The admin API shares a single device's port: it keeps answering, at once, while the device starts or is slow.
-    if (isUnder(request.url, ADMIN_PREFIX)) {
-      done()
+  #hold (response: ServerResponse): void {
+    if (this.#stopped) {
+      // The device is closing: nothing may hold it open.
+      response.destroy()
       return
     }
-    const now = this.#clock.now()
-    if (phase.mode === 'starting') {
-      done(apiErrors.deviceStarting(Math.max(1, Math.ceil((start + (phase.endsAt as number) - now) / 1000))))
-      return
-    }
-    const latency = latencyAt(spec, now - start)
-    if (latency === 0) {
-      done()
-      return
-    }
-    const timer = this.#clock.setTimer(() => {
-      this.#delayed.delete(timer)
-      done()
-    }, latency)
-    this.#delayed.set(timer, done)
+    this.#held.add(response)
+    response.once('close', () => this.#held.delete(response))
   }
 
   #update (cause: HealthCause): void {
@@ -197,6 +196,7 @@ export class DeviceHealth implements RequestGate {
     // The timer wakes only at a change; a command or a reset is one even to the same state.
     if (cause !== 'start') this.#recordChange(this.#current)
     if (previous.phase.mode === 'holding' && phase.mode !== 'holding') this.#releaseHeld()
+    ;(this.#listener as HealthListener).setGate(phase.mode === 'listening' ? null : this.#gate)
     this.#steerPort()
     const phaseEnds = phase.endsAt === undefined ? undefined : segment.start + phase.endsAt
     const wake = Math.min(phaseEnds ?? Infinity, segment.end ?? Infinity)

@@ -1,6 +1,6 @@
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
-import type { OpenApiDocument } from './examples.js'
+import type { DocumentOf } from './swagger.js'
 
 const API_PAGE_PATH = '/docs'
 
@@ -9,7 +9,7 @@ const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40" vi
   '<text x="0" y="28" fill="#ffffff" font-family="sans-serif" font-size="24" font-weight="bold">mock-nvr</text></svg>'
 
 /** The interactive API page at /docs, on the same document as /openapi.json; the root redirects to it. */
-export async function registerApiPage (app: FastifyInstance, currentDocument: () => OpenApiDocument): Promise<void> {
+export async function registerApiPage (app: FastifyInstance, currentDocument: DocumentOf): Promise<void> {
   await app.register(swaggerUi, {
     routePrefix: API_PAGE_PATH,
     logo: { type: 'image/svg+xml', content: LOGO },
@@ -22,7 +22,7 @@ export async function registerApiPage (app: FastifyInstance, currentDocument: ()
       defaultModelsExpandDepth: 0
     },
     // The plugin's own /docs/json and /docs/yaml serve the document with the current examples too.
-    transformSpecification: () => currentDocument(),
+    transformSpecification: (_document, request) => currentDocument(request.device.store),
     transformSpecificationClone: false
   })
 

@@ -12,9 +12,9 @@ export function componentName (json: { $id?: unknown }, _baseUri: unknown, _frag
 /**
  * The OpenAPI 3.1 document, built by @fastify/swagger from the route schemas. Registered before the
  * routes so it sees them; shared schemas keep their $id as component names (CountingLine, not def-0).
- * Returns the function that gives the document with examples from the data served at that moment.
+ * Returns the function that gives the document with examples from the data a store serves at that moment.
  */
-export async function registerOpenApi (app: FastifyInstance, store: DataStore): Promise<() => OpenApiDocument> {
+export async function registerOpenApi (app: FastifyInstance): Promise<DocumentOf> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -39,22 +39,28 @@ export async function registerOpenApi (app: FastifyInstance, store: DataStore): 
       buildLocalReference: componentName
     }
   })
-  const currentDocument = documentFollowingTheData(() => app.swagger() as OpenApiDocument, store)
-  app.get('/openapi.json', { schema: { hide: true } }, function openApiDocument () {
-    return currentDocument()
+  const currentDocument = documentFollowingTheData(() => app.swagger() as OpenApiDocument)
+  app.get('/openapi.json', { schema: { hide: true } }, function openApiDocument (request) {
+    return currentDocument(request.device.store)
   })
   return currentDocument
 }
 
-/** Examples are rebuilt only when the served data has been replaced (a reload), not on every request. */
-function documentFollowingTheData (baseDocument: () => OpenApiDocument, store: DataStore): () => OpenApiDocument {
-  let builtFor: ServedData | undefined
-  let document: OpenApiDocument = {}
-  return function currentDocument () {
+/** The document with examples from what this store serves now. */
+export type DocumentOf = (store: DataStore) => OpenApiDocument
+
+/**
+ * Examples are rebuilt only when the served data has been replaced (a reload), not on every request; devices
+ * that serve the same data share one document.
+ */
+function documentFollowingTheData (baseDocument: () => OpenApiDocument): DocumentOf {
+  const documents = new WeakMap<ServedData, OpenApiDocument>()
+  return function currentDocument (store) {
     const served = store.current
-    if (served !== builtFor) {
+    let document = documents.get(served)
+    if (document === undefined) {
       document = withExamples(baseDocument(), served)
-      builtFor = served
+      documents.set(served, document)
     }
     return document
   }

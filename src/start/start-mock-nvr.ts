@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, API_PREFIX } from '../contract/paths.js'
-import { buildApp } from '../app/build-app.js'
+import { buildServingApp } from '../app/build-app.js'
+import type { DeviceListener } from '../app/device-listener.js'
+import { deviceState } from './device-state.js'
 import { DASHBOARD_PATH } from '../admin-api/dashboard-page.js'
-import { TokenPolicy } from '../wire/token-policy.js'
-import { MockControl } from '../control/mock-control.js'
 import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
-import { CorsPolicy } from '../wire/cors.js'
 import { DataStore } from '../data/data-store.js'
 import { loadStartupData } from './startup-data.js'
-import { toDelayRange, type DelayRange } from '../util/delay.js'
 import { BUNDLED_FIXTURES } from '../data/fixtures.js'
 import { pickLimits } from '../config/limits.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
@@ -18,15 +16,11 @@ import { FixtureWatcher } from '../data/watch.js'
 import { DeviceProxy, type ProxyOptions } from '../device-proxy/device-proxy.js'
 import { DeviceLinkError } from '../device-client/device-target.js'
 import { ManualClock, RealClock, type Clock } from '../util/clock.js'
-import { DeviceHealth, type HealthReport } from '../health/device-health.js'
-import { DataDrift } from '../health/data-drift.js'
-import type { HealthSpec } from '../health/health-states.js'
-import type { DeviceEvent } from '../control/device-events.js'
 import { loadDeviceSchedule } from './device-schedule.js'
-import { portListener } from './port-listener.js'
+import { DeviceLife, handleClock, type HandleClock, type HealthVerbs } from './device-life.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
-export interface MockNvr extends ControlVerbs {
+export interface MockNvr extends ControlVerbs, HealthVerbs {
   /** Base URL, e.g. http://127.0.0.1:41234; the API is under `${url}/nvr/v1`. */
   url: string
   port: number
@@ -37,30 +31,8 @@ export interface MockNvr extends ControlVerbs {
   certificate?: string
   /** Stops listening; requests in flight finish first. */
   close: () => Promise<void>
-  /**
-   * Puts the device in a health state now (`{ state: 'rebooting', down: 2000, starting: 3000 }`); resolves once
-   * its port does what the state asks (closed, listening again). Throws HealthSpecError naming each problem.
-   */
-  setHealth: (spec: HealthSpec) => Promise<HealthReport>
-  /** The device's health now, and the changes its schedule makes next. */
-  health: () => HealthReport
-  /** The changes of health and the data edits (drift), oldest first. */
-  events: () => DeviceEvent[]
   /** The schedules' clock: with `clock: 'manual'`, advance(ms) walks them. */
   clock: HandleClock
-}
-
-/** The schedules' clock as a handle gives it. */
-export interface HandleClock {
-  /** Milliseconds since the epoch, by this clock. */
-  now: () => number
-  /**
-   * Moves a manual clock on by `ms`, running every change due on the way; resolves once the port follows.
-   * Throws OptionsError on the real clock.
-   */
-  advance: (ms: number) => Promise<void>
-  /** Timers waiting on a manual clock (a change of health, a drift edit, a slow answer); 0 on the real one. */
-  readonly pending: number
 }
 
 /** What startMockNvr takes: the options, and a device to forward /nvr/v1 to instead of serving data. */
@@ -78,26 +50,21 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
   const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the device at ${proxy.target}`, note: undefined }
   const logger = options.logger ?? createLogger(options)
-  // With no --token any token opens the device API, except the admin token.
-  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
   const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
-  const control = new MockControl({ store, latency: latencyRange(options), allowPrefer: options.allowPrefer, seed: options.seed, journalSize: options.journalSize })
+  const device = deviceState('nvr', options, store)
+  const { tokens, control } = device
   const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
-  const health = new DeviceHealth({ clock, plan: schedule.plan, log: logger, events: control.events })
-  const app = await buildApp({
-    store,
-    tokens,
-    cors: new CorsPolicy(options.corsOrigins),
+  const life = new DeviceLife({ device, schedule, clock, seed: options.seed, log: logger })
+  const { app, listener } = await buildServingApp({
+    device,
     maxHeaderSize: options.maxHeaderSize,
     limits: pickLimits(options),
     logger,
     ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
-    control,
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     ...(proxy === undefined ? {} : { proxy }),
-    health,
-    ...(clock instanceof ManualClock ? { manualClock: clock } : {})
+    ...(clock instanceof ManualClock ? { manualClock: { clock, settled: () => life.health.settled() } } : {})
   })
   if (proxy !== undefined) logProxy(app, proxy, proxyOptions as ProxyOptions)
 
@@ -106,17 +73,10 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
     app.addHook('onClose', async function stopWatching () { await watcher.close() })
   }
 
-  await app.listen({ port: options.port, host: options.host })
-  const address = app.server.address()
-  /* c8 ignore next: listen on a TCP port always yields an AddressInfo, never a pipe name */
-  const port = typeof address === 'object' && address !== null ? address.port : options.port
+  await app.ready()
+  const port = await listenOrClose(app, listener, options)
   const url = baseUrl(options.host, port, tls === undefined ? 'http' : 'https')
-  health.begin(portListener(app.server, options.host))
-  const drift = schedule.driftEvery === undefined ? undefined : new DataDrift({ clock, every: schedule.driftEvery, seed: options.seed, control, events: control.events, log: app.log })
-  control.whenReset(() => {
-    health.reset()
-    drift?.reset()
-  })
+  life.begin(listener)
 
   app.log.info({
     source,
@@ -128,7 +88,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
 
   if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
   logControlOptions(app, options)
-  logSchedule(app, health, schedule.driftEvery, clock)
+  logSchedule(app, life, schedule.driftEvery, clock)
   // Written before the URL is given out, so the start-up lines come before anything a client causes.
   await logsWritten(logger)
 
@@ -139,20 +99,13 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
     app,
     certificate: tls?.cert,
     close: async () => {
-      drift?.stop()
-      await health.stop()
+      await life.stop()
       await app.close()
       await logsWritten(logger)
     },
     ...verbsOf(control),
-    setHealth: async spec => {
-      const report = health.set(spec)
-      await health.settled()
-      return { ...report, listening: health.listening }
-    },
-    health: () => health.report(),
-    events: () => control.events.entries(),
-    clock: handleClock(clock, health)
+    ...life.verbs,
+    clock: handleClock(clock, () => life.health.settled())
   }
 }
 
@@ -185,37 +138,27 @@ function logProxy (app: FastifyInstance, proxy: DeviceProxy, { insecure, record 
   })
 }
 
-function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
-  // resolveOptions has refused a backwards range.
-  return latency === undefined ? undefined : toDelayRange(latency) as DelayRange
+// A listener that cannot listen leaves an app that must still be closed, as app.listen() would leave it.
+async function listenOrClose (app: FastifyInstance, listener: DeviceListener, { port, host }: ResolvedOptions): Promise<number> {
+  try {
+    return await listener.listen(port, host)
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+}
+
+function logSchedule (app: FastifyInstance, life: DeviceLife, driftEvery: number | undefined, clock: Clock): void {
+  const { next } = life.health.report()
+  if (next.length > 0) app.log.info({ next: next.slice(0, 3) }, 'health follows a schedule')
+  if (driftEvery !== undefined) app.log.info({ everyMs: driftEvery }, 'the data drifts: a seeded edit each period')
+  if (clock instanceof ManualClock) app.log.info('the schedules\' clock is manual: it moves only when told (POST /__admin/clock)')
 }
 
 function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {
   if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token; its dashboard at ${DASHBOARD_PATH}/`)
   if (latency !== undefined) app.log.info({ latency }, 'every API request is delayed')
   if (allowPrefer) app.log.info('Prefer headers may ask for a status or a delay (code=…, delay=…)')
-}
-
-function handleClock (clock: Clock, health: DeviceHealth): HandleClock {
-  return {
-    now: () => clock.now(),
-    advance: async ms => {
-      if (!(clock instanceof ManualClock)) throw new OptionsError('the clock is real: start with clock \'manual\' to move it by hand')
-      if (!Number.isInteger(ms) || ms < 0) throw new OptionsError(`clock.advance takes whole milliseconds from 0, not ${String(ms)}`)
-      clock.advance(ms)
-      await health.settled()
-    },
-    get pending () {
-      return clock instanceof ManualClock ? clock.pending : 0
-    }
-  }
-}
-
-function logSchedule (app: FastifyInstance, health: DeviceHealth, driftEvery: number | undefined, clock: Clock): void {
-  const { next } = health.report()
-  if (next.length > 0) app.log.info({ next: next.slice(0, 3) }, 'health follows a schedule')
-  if (driftEvery !== undefined) app.log.info({ everyMs: driftEvery }, 'the data drifts: a seeded edit each period')
-  if (clock instanceof ManualClock) app.log.info('the schedules\' clock is manual: it moves only when told (POST /__admin/clock)')
 }
 
 /** The URL a client uses for a host and port; an IPv6 address goes in brackets. */

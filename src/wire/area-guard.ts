@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, onRequestHookHandler } from 'fastify'
+import type { FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { AuthOutcome } from '../contract/bearer.js'
 import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
 import { apiErrors, type ApiError } from './errors.js'
@@ -28,28 +28,29 @@ export function refusalIn ({ tokens, refuse }: BearerArea, authorization: string
 }
 
 /** Lets a refusal wait before it is answered (the device API's --latency); at once when absent. */
-export type RefusalDelay = (log: FastifyBaseLogger, answer: () => void) => void
+export type RefusalDelay = (request: FastifyRequest, answer: () => void) => void
 
 /** The onRequest hook of an area's plugin: its bearer check, before anything else of the plugin runs. */
-export function requireBearer (area: BearerArea, delay?: RefusalDelay): onRequestHookHandler {
+export function requireBearer (area: BearerArea | ((request: FastifyRequest) => BearerArea), delay?: RefusalDelay): onRequestHookHandler {
+  const areaOf = typeof area === 'function' ? area : () => area
   return function requireBearer (request, _reply, done) {
-    const refusal = refusalIn(area, request.headers.authorization)
+    const refusal = refusalIn(areaOf(request), request.headers.authorization)
     if (refusal === undefined) done()
     else if (delay === undefined) done(refusal)
-    else delay(request.log, () => done(refusal))
+    else delay(request, () => done(refusal))
   }
 }
 
 /** The refusal of a request's credentials by the area its URL belongs to, or undefined when it may go on. */
-export type AreaGuard = (url: string, authorization: string | undefined) => ApiError | undefined
+export type AreaGuard = (url: string, authorization: string | undefined, deviceArea: BearerArea) => ApiError | undefined
 
 /**
  * The bearer checks of the areas, for answers given before a route's own check has run (a malformed URL,
- * a missing Host): auth still comes first there.
+ * a missing Host): auth still comes first there. The device API's area is the request's device's.
  */
-export function guardAreas (areas: readonly BearerArea[]): AreaGuard {
-  return function guardArea (url, authorization) {
-    const area = areas.find(candidate => isUnder(url, candidate.prefix))
+export function guardAreas (otherAreas: readonly BearerArea[]): AreaGuard {
+  return function guardArea (url, authorization, deviceArea) {
+    const area = isUnder(url, deviceArea.prefix) ? deviceArea : otherAreas.find(candidate => isUnder(url, candidate.prefix))
     return area === undefined ? undefined : refusalIn(area, authorization)
   }
 }

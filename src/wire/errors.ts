@@ -62,6 +62,8 @@ export const apiErrors = {
     new ApiError(400, ERROR_CODES.invalidBody, `The request body is invalid: ${problems}.`),
   faultNotFound: (id: string) =>
     new ApiError(404, ERROR_CODES.faultNotFound, `No fault has the id ${quote(id)}.`),
+  deviceNotFound: (name: string) =>
+    new ApiError(404, ERROR_CODES.deviceNotFound, `No device of the fleet is named ${quote(name)}.`),
   tooManyStreams: (max: number) =>
     new ApiError(503, ERROR_CODES.tooManyStreams, `${max} streams of the journal are open already; close one first.`, { 'retry-after': '5' }),
   deviceStarting: (retryAfterSeconds: number) =>

@@ -4,16 +4,14 @@ import { TokenPolicy } from '../../src/wire/token-policy.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { FastPath, matchRead } from '../../src/app/fast-path.js'
-import { FaultControl } from '../../src/control/faults/fault-control.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { startMockNvr, type MockNvrOptions } from '../../src/index.js'
-import { RequestJournal } from '../../src/control/journal.js'
-import { RequestRecorder } from '../../src/control/request-recorder.js'
+import { MockControl } from '../../src/control/mock-control.js'
+import { DeviceContext } from '../../src/device/device-context.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { captureLogs } from '../helpers/log-capture.js'
 import { exchange, parseAnswers } from '../helpers/raw-http.js'
-import { OPEN_GATE } from '../../src/health/request-gate.js'
 
 /** Counts the requests the fast path answered, across every server of the test. */
 function countFastAnswers (t: Test): () => number {
@@ -124,15 +122,17 @@ t.test('a fast answer is in the journal and the log exactly as a Fastify answer 
 
 t.test('the fast path leaves every request to Fastify once the server is closing, and logs nothing it need not', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
-  const journal = new RequestJournal(10)
-  const fastPath = new FastPath({ store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), faults: new FaultControl(), recorder: new RequestRecorder(journal), nextRequestId: () => 'req-x', gate: OPEN_GATE })
+  const control = new MockControl({ store, journalSize: 10 })
+  const journal = control.journal
+  const device = new DeviceContext({ name: 'nvr', store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), control })
+  const fastPath = new FastPath({ nextRequestId: () => 'req-x' })
   const written: unknown[] = []
   const response = { writeHead: (...args: unknown[]) => written.push(args), end: (body: unknown) => written.push(body) } as unknown as ServerResponse
   const incoming = { method: 'GET', url: '/nvr/v1/cameras/cam-1/counting_lines', headers: { host: 'mock', ...AUTH }, socket: {} } as unknown as IncomingMessage
-  t.equal(fastPath.answer(incoming, response), true, 'answered without a logger')
+  t.equal(fastPath.answer(device, incoming, response), true, 'answered without a logger')
   t.equal(journal.total, 1)
   fastPath.stop()
-  t.equal(fastPath.answer(incoming, response), false)
+  t.equal(fastPath.answer(device, incoming, response), false)
   t.equal(written.length, 2, 'nothing written once stopped')
 })
 

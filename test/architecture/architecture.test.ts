@@ -8,10 +8,10 @@ import t from 'tap'
 const LAYERS = [
   ['.'],
   ['cli'],
-  ['start', 'device-link'],
+  ['start', 'fleet', 'device-link'],
   ['app'],
   ['device-api', 'admin-api', 'openapi', 'device-proxy', 'msw'],
-  ['control', 'control/faults', 'data', 'config', 'logging', 'device-client', 'health'],
+  ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'device-client', 'health'],
   ['wire', 'contract'],
   ['util']
 ]

@@ -1,27 +1,38 @@
 import { EventEmitter } from 'node:events'
 import t, { type Test } from 'tap'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestGate } from '../../src/device/device-context.js'
 import { DeviceHealth, type HealthListener } from '../../src/health/device-health.js'
 import { DeviceEvents } from '../../src/control/device-events.js'
 import { ManualClock } from '../../src/util/clock.js'
 import type { HealthPlan } from '../../src/health/health-spec.js'
 import { HealthSpecError } from '../../src/health/health-spec.js'
-import { ApiError } from '../../src/wire/errors.js'
+import type { ApiError } from '../../src/wire/errors.js'
 
 const START = Date.parse('2030-01-01T00:00:00.000Z')
 const at = (ms: number): string => new Date(START + ms).toISOString()
 
-function fakeListener (options: { refuse?: boolean } = {}) {
-  const calls: string[] = []
-  const listener: HealthListener & { calls: string[], refuse: boolean } = {
-    calls,
+interface FakeListener extends HealthListener {
+  calls: string[]
+  refusing: boolean
+  gate: RequestGate | null
+  refusals: ApiError[]
+}
+
+function fakeListener (options: { refuse?: boolean } = {}): FakeListener {
+  const listener: FakeListener = {
+    calls: [],
     port: 4321,
-    refuse: options.refuse ?? false,
-    stop: async () => { calls.push('stop') },
+    refusing: options.refuse ?? false,
+    gate: null,
+    refusals: [],
+    stop: async () => { listener.calls.push('stop') },
     resume: async () => {
-      calls.push('resume')
-      if (listener.refuse) throw Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' })
-    }
+      listener.calls.push('resume')
+      if (listener.refusing) throw Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' })
+    },
+    setGate: gate => { listener.gate = gate },
+    refuse: (_request, _response, error) => { listener.refusals.push(error) }
   }
   return listener
 }
@@ -45,16 +56,17 @@ function setup (t: Test, plan?: HealthPlan, listener = fakeListener()) {
   return { clock, events, health, listener, lines }
 }
 
-function fakeRequest (url = '/nvr/v1/cameras') {
+function fakeRequest (url = '/nvr/v1/cameras', method = 'GET') {
   const socket = { destroyed: false }
-  const raw = Object.assign(new EventEmitter(), { destroy () { socket.destroyed = true } })
-  return { request: { url } as FastifyRequest, reply: { raw } as unknown as FastifyReply, socket, raw }
+  const response = Object.assign(new EventEmitter(), { destroy () { socket.destroyed = true } }) as unknown as ServerResponse & EventEmitter
+  return { request: { url, method } as IncomingMessage, response, socket }
 }
 
-function passed (health: DeviceHealth, url?: string): { result: unknown[] | undefined } {
-  const seen: { result: unknown[] | undefined } = { result: undefined }
-  const { request, reply } = fakeRequest(url)
-  health.pass(request, reply, (...args: unknown[]) => { seen.result = args })
+/** What the gate did with a request: let it on now ('on'), took it ('taken'), or let it on later ('proceeded'). */
+function passed (listener: FakeListener, url?: string, method?: string): { result: string } {
+  const seen = { result: 'on' }
+  const { request, response } = fakeRequest(url, method)
+  if (listener.gate?.(request, response, () => { seen.result = 'proceeded' }) === true) seen.result = 'taken'
   return seen
 }
 
@@ -68,7 +80,7 @@ t.test('changes within one advance that cancel out leave the port as it was', as
 
 t.test('a schedule is walked with the manual clock, the port closed and opened as it says', async t => {
   const { clock, health, listener, events } = setup(t, [{ at: 1000, state: 'offline', for: 2000 }, { at: 5000, state: 'rebooting', down: 1000, starting: 2000 }])
-  t.ok(health.open)
+  t.equal(listener.gate, null, 'online: no gate, no cost')
   t.strictSame(health.report(), {
     state: 'online',
     since: at(0),
@@ -95,15 +107,15 @@ t.test('a schedule is walked with the manual clock, the port closed and opened a
   clock.advance(1500)
   await health.settled()
   t.match(health.report(), { state: 'rebooting', phase: 'starting', since: at(6000), until: at(8000), listening: true })
-  t.equal(health.open, false)
-  const refused = passed(health)
-  t.type(refused.result?.[0], ApiError)
-  t.match(refused.result?.[0], { statusCode: 503, code: 'DEVICE_STARTING', headers: { 'retry-after': '2' } })
+  t.equal(passed(listener).result, 'taken')
+  t.match(listener.refusals[0], { statusCode: 503, code: 'DEVICE_STARTING', headers: { 'retry-after': '2' } })
   clock.advance(1400)
-  t.match(passed(health).result?.[0], { headers: { 'retry-after': '1' } })
-  t.strictSame(passed(health, '/__admin/health').result, [], 'the admin API answers while starting')
+  passed(listener)
+  t.match(listener.refusals[1], { headers: { 'retry-after': '1' } })
+  t.equal(passed(listener, '/__admin/health').result, 'on', 'the admin API answers while starting')
+  t.equal(passed(listener, '/nvr/v1/cameras', 'OPTIONS').result, 'on', 'a CORS preflight is answered')
   clock.advance(100)
-  t.ok(health.open)
+  t.equal(listener.gate, null)
   t.strictSame(events.entries().map(({ time, state, phase }) => [time, state, phase]), [
     [at(1000), 'offline', undefined],
     [at(3000), 'online', undefined],
@@ -114,16 +126,18 @@ t.test('a schedule is walked with the manual clock, the port closed and opened a
 })
 
 t.test('a command holds for its `for`, then the schedule goes on', async t => {
-  const { clock, health, events } = setup(t, { pattern: 'flapping', up: 10_000, down: 10_000 })
+  const { clock, health, events, listener } = setup(t, { pattern: 'flapping', up: 10_000, down: 10_000 })
   const report = health.set({ state: 'unreachable', for: 3000 })
   t.match(report, { state: 'unreachable', since: at(0), until: at(3000), next: [{ state: 'online', at: at(3000) }, { state: 'offline', at: at(10_000) }] })
-  const { request, reply, socket, raw } = fakeRequest()
-  t.ok(health.hold(request, reply))
-  t.ok(health.hold(fakeRequest('/__admin/health').request, fakeRequest().reply), 'the admin API is held too: its port is unreachable')
+  const { request, response, socket } = fakeRequest()
+  t.ok(listener.gate?.(request, response, () => t.fail('held')))
+  const admin = fakeRequest('/__admin/health')
+  t.ok(listener.gate?.(admin.request, admin.response, () => t.fail('held')), 'the admin API is held too: its port is unreachable')
+  admin.response.emit('close')
   clock.advance(3000)
   t.ok(socket.destroyed, 'a held connection is closed when the state ends')
-  raw.emit('close')
-  t.notOk(health.hold(request, reply))
+  t.notOk(admin.socket.destroyed, 'one the client closed is let go')
+  t.equal(listener.gate, null)
   t.match(health.report(), { state: 'online', since: at(0), until: at(10_000) })
   t.match(events.entries(), [{ state: 'unreachable', cause: 'command' }, { state: 'online', cause: 'schedule' }])
 })
@@ -143,23 +157,24 @@ t.test('a command without `for` holds until the next; reset goes back to the sta
 })
 
 t.test('slow: each request waits its latency on the clock, growing over time up to its max', async t => {
-  const { clock, health } = setup(t)
+  const { clock, health, listener } = setup(t)
   health.set({ state: 'slow', latency: 200, growth: { perMinute: 100, max: 250 } })
-  t.notOk(health.hold(fakeRequest().request, fakeRequest().reply))
-  const first = passed(health)
+  const first = passed(listener)
+  t.equal(first.result, 'taken')
   clock.advance(199)
-  t.equal(first.result, undefined)
+  t.equal(first.result, 'taken')
   clock.advance(1)
-  t.strictSame(first.result, [])
+  t.equal(first.result, 'proceeded')
   clock.advance(60_000 - 200)
-  const later = passed(health)
+  const later = passed(listener)
   clock.advance(249)
-  t.equal(later.result, undefined, 'a minute in: 300 ms, capped at 250')
+  t.equal(later.result, 'taken', 'a minute in: 300 ms, capped at 250')
   clock.advance(1)
-  t.strictSame(later.result, [])
+  t.equal(later.result, 'proceeded')
   health.set({ state: 'slow', latency: 0 })
-  t.strictSame(passed(health).result, [], 'no latency, no wait')
-  t.strictSame(passed(health, '/__admin/data').result, [])
+  t.equal(passed(listener).result, 'on', 'no latency, no wait')
+  health.set({ state: 'slow', latency: 100 })
+  t.equal(passed(listener, '/__admin/data').result, 'on')
 })
 
 t.test('a port taken while offline is logged, the device stays offline, and a later change tries again', async t => {
@@ -173,7 +188,7 @@ t.test('a port taken while offline is logged, the device stays offline, and a la
   t.match(health.report(), { state: 'online', listening: false })
   t.match(events.entries().at(-1), { state: 'offline', cause: 'port-taken', port: 4321 })
   t.match(lines.at(-1), ['warn', { port: 4321, reason: 'EADDRINUSE' }, 'port 4321 was taken while the device was offline: it stays offline'])
-  listener.refuse = false
+  listener.refusing = false
   clock.advance(1000)
   await health.settled()
   clock.advance(1000)
@@ -193,16 +208,19 @@ t.test('a reason without a code is its message', async t => {
   t.match(lines.at(-1), ['warn', { reason: 'no such interface' }])
 })
 
-t.test('stop lets every waiting request go and changes nothing after', async t => {
+t.test('stop lets every waiting request go, cuts any new one, and changes nothing after', async t => {
   const { clock, health, listener } = setup(t)
   health.set({ state: 'slow', latency: 5000 })
-  const waiting = passed(health)
+  const waiting = passed(listener)
   health.set({ state: 'unreachable' })
-  const { request, reply, socket } = fakeRequest()
-  health.hold(request, reply)
+  const { request, response, socket } = fakeRequest()
+  listener.gate?.(request, response, () => t.fail('held'))
   await health.stop()
-  t.strictSame(waiting.result, [])
+  t.equal(waiting.result, 'proceeded')
   t.ok(socket.destroyed)
+  const late = fakeRequest()
+  t.ok(listener.gate?.(late.request, late.response, () => t.fail('held')))
+  t.ok(late.socket.destroyed, 'a request arriving while the device closes is cut')
   health.set({ state: 'offline' })
   clock.advance(10_000)
   await health.settled()

@@ -20,7 +20,7 @@ import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 function controllerLoggingTo (log: FastifyBaseLogger): RecordEachRequest {
   const recorder = new RequestRecorder(new RequestJournal(10))
   recorder.logTo(log, requestLineWriter(log))
-  return new RecordEachRequest(recorder)
+  return new RecordEachRequest(() => recorder)
 }
 
 const REQUEST = { id: 'req-1', method: 'GET', url: '/x', params: {} } as never

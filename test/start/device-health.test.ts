@@ -180,7 +180,7 @@ t.test('drift: the data served changes at each period, valid, with updated movin
   const times: string[] = []
   for (let minute = 1; minute <= 5; minute++) {
     await nvr.clock.advance(60_000)
-    const edit = nvr.events().at(-1) as { time: string, edit: string, line: string }
+    const edit = nvr.events().at(-1) as unknown as { time: string, edit: string, line: string }
     t.equal(edit.time, new Date(nvr.clock.now()).toISOString())
     times.push(edit.time)
     const served = JSON.parse((await get(nvr, LIST)).body as string).content as Array<{ id: string, updated: string }>

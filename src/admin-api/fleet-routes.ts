@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify'
+import { ok, invalidBody, route } from './routing.js'
+import { adminApi } from './routes.js'
+import { adminArea, requireBearer } from '../wire/area-guard.js'
+import { compileWithTypeBox } from '../wire/typebox-validator.js'
+import type { TokenPolicy } from '../wire/token-policy.js'
+import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
+import { apiErrors } from '../wire/errors.js'
+import { ADMIN_PREFIX } from '../contract/paths.js'
+import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
+import type { DeviceRoster, RosterEntry } from '../device/device-roster.js'
+import type { JournalEntry } from '../control/journal.js'
+
+/** What a fleet's admin API needs: its devices. */
+export interface FleetAdmin {
+  roster: DeviceRoster
+}
+
+/** A device as GET /__admin/devices lists it. */
+export interface ListedDevice {
+  name: string
+  url: string
+  cameras: string[]
+  state: string
+}
+
+/** A journal entry of a fleet: the device's name first. */
+export type FleetJournalEntry = { device: string } & JournalEntry
+
+/**
+ * A fleet's admin API on its control address: the list of devices, verbs on every device at once under
+ * /__admin, and each device's own admin API (the single mock-nvr's, unchanged) under /__admin/devices/{name}.
+ */
+export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPolicy, { roster }: FleetAdmin): Promise<void> {
+  await app.register(async function fleetAdmin (fleet) {
+    fleet.setValidatorCompiler(compileWithTypeBox(invalidBody))
+    fleet.removeContentTypeParser('text/plain')
+    fleet.addHook('onRequest', requireBearer(adminArea(tokens)))
+    const each = (act: (entry: RosterEntry) => void) => { for (const entry of roster.entries) act(entry) }
+
+    route(fleet, '/devices', {
+      GET: (_request, reply) => ok(reply, { devices: roster.entries.map(listed) })
+    })
+
+    route(fleet, '/faults', {
+      GET: (_request, reply) => ok(reply, roster.entries.flatMap(({ device }) => device.control.faults().map(fault => ({ device: device.name, ...fault })))),
+      POST: (request, reply) => {
+        const faults = injectEverywhere(roster, request.body)
+        request.log.info({ devices: faults.length }, 'admin: a fault injected on every device')
+        return ok(reply, faults, 201)
+      },
+      DELETE: (request, reply) => {
+        each(({ device }) => device.control.clearFaults())
+        request.log.info('admin: every fault of every device cleared')
+        return ok(reply, null)
+      }
+    }, { schema: { hide: true, body: FaultSpecSchema } })
+
+    route(fleet, '/requests', {
+      GET: (_request, reply) => {
+        const requests = fleetJournal(roster)
+        return ok(reply, { requests, total: roster.entries.reduce((sum, { device }) => sum + device.control.journal.total, 0) })
+      },
+      DELETE: (_request, reply) => {
+        each(({ device }) => device.control.resetRequests())
+        return ok(reply, null)
+      }
+    })
+
+    route(fleet, '/reset', {
+      POST: (request, reply) => {
+        each(({ device }) => device.control.reset())
+        request.log.info('admin: every device reset to its start-up data, no faults, an empty journal')
+        return ok(reply, null)
+      }
+    })
+
+    await fleet.register(adminApi, {
+      prefix: '/devices/:name',
+      tokens,
+      controlOf: request => {
+        const { name } = request.params as { name: string }
+        const entry = roster.find(name)
+        if (entry === undefined) throw apiErrors.deviceNotFound(name)
+        return entry.device.control
+      }
+    })
+    refuseUnknownPaths(fleet)
+  }, { prefix: ADMIN_PREFIX })
+}
+
+function listed ({ device, url, state }: RosterEntry): ListedDevice {
+  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state }
+}
+
+// Checked once on the first device: a spec refused there is refused everywhere, and nothing changed.
+function injectEverywhere (roster: DeviceRoster, body: unknown) {
+  try {
+    return roster.entries.map(({ device }) => ({ device: device.name, ...device.control.injectFault(body as never) }))
+  } catch (error) {
+    throw invalidBody((error as InvalidFaultError).problems)
+  }
+}
+
+/** Every device's journal as one, oldest first, each entry with its device's name. */
+export function fleetJournal (roster: DeviceRoster): FleetJournalEntry[] {
+  const entries = roster.entries.flatMap(({ device }) => device.control.requests().map(entry => ({ device: device.name, ...entry })))
+  return entries.sort((a, b) => a.time < b.time ? -1 : a.time > b.time ? 1 : 0)
+}
