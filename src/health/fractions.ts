@@ -15,7 +15,9 @@ export interface HealthFractions {
  * flapping, never the same device twice. Which ones is a function of the seed and the names alone.
  */
 export function plansByFraction (names: readonly string[], seed: number, { offline = 0, flapping = 0 }: HealthFractions): Map<string, HealthPlan> {
-  const order = names.map(name => ({ name, rank: seedFor(seed, name) })).sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : 1))
+  // Ranked by the seed, then by name where two ranks meet, so the order the names come in never matters.
+  const order = names.map(name => ({ name, rank: seedFor(seed, name), key: `${seedFor(seed, name).toString(16).padStart(8, '0')} ${name}` }))
+    .sort((a, b) => a.key < b.key ? -1 : 1)
   const offlineCount = Math.round(offline * names.length)
   const flappingCount = Math.min(names.length - offlineCount, Math.round(flapping * names.length))
   const plans = new Map<string, HealthPlan>()

@@ -2,6 +2,7 @@ import t, { type Test } from 'tap'
 import { startMockNvr, type MockNvr } from '../../src/start/start-mock-nvr.js'
 import { parseEvents, readUntil } from '../helpers/event-stream.js'
 import { line } from '../helpers/app.js'
+import { ADMIN as ADMIN_HEADERS, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
 
 const ADMIN = { authorization: 'Bearer admin-secret' }
 const DATA = { cameras: [{ id: 'cam-1' }], counting_lines: [line()] }
@@ -92,4 +93,11 @@ t.test('the journal stream carries the changes of health beside the requests', a
   await call(nvr, 'PUT', '/__admin/health', { state: 'slow', latency: 10, for: 1000 })
   const [change] = (await readUntil(events, event => event.event === 'health')).slice(-1)
   t.match(JSON.parse(change?.data as string), { kind: 'health', state: 'slow', cause: 'command' })
+})
+
+t.test('an app built without a health has no /__admin/health', async t => {
+  const { app } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
+  const response = await app.inject({ url: '/__admin/health', headers: ADMIN_HEADERS })
+  t.equal(response.statusCode, 404)
+  t.equal(response.json().result.errorCode, 'PATH_NOT_FOUND')
 })

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http'
+import { Agent, request as httpsRequest } from 'node:https'
 import { createServer } from 'node:net'
 import t, { type Test } from 'tap'
 import { startMockNvr, type MockNvr } from '../../src/start/start-mock-nvr.js'
@@ -115,6 +116,41 @@ t.test('rebooting: refused, then 503 with Retry-After in the envelope, then onli
   await nvr.clock.advance(500)
   t.equal((await get(nvr, LIST)).status, 200)
   t.equal((await get(nvr, '/healthz')).status, 200)
+})
+
+t.test('a HEAD while starting is a 503 without a body', async t => {
+  const nvr = await start(t)
+  await nvr.setHealth({ state: 'rebooting', down: 0, starting: 1000 })
+  const answer = await new Promise<{ status?: number, body: string }>(resolve => {
+    const request = httpRequest({ host: '127.0.0.1', port: nvr.port, path: LIST, method: 'HEAD', headers: AUTH, agent: false }, response => {
+      let body = ''
+      response.on('data', chunk => { body += String(chunk) })
+      response.on('end', () => resolve({ status: response.statusCode, body }))
+    })
+    request.end()
+  })
+  t.strictSame(answer, { status: 503, body: '' })
+  t.match(nvr.requests().at(-1), { method: 'HEAD', status: 503 })
+})
+
+t.test('going offline closes an idle keep-alive connection at once; over HTTPS too', async t => {
+  const nvr = await start(t, { tlsSelfSigned: true })
+  const agent = new Agent({ keepAlive: true, ca: nvr.certificate })
+  t.teardown(() => agent.destroy())
+  const first = await new Promise<number | undefined>((resolve, reject) => {
+    httpsRequest({ host: '127.0.0.1', port: nvr.port, path: '/healthz', agent }, response => {
+      response.resume()
+      response.on('end', () => resolve(response.statusCode))
+    }).on('error', reject).end()
+  })
+  t.equal(first, 200)
+  const socket = Object.values(agent.freeSockets).flat()[0]
+  t.ok(socket, 'the connection is kept alive')
+  const closed = new Promise(resolve => socket?.once('close', resolve))
+  await nvr.setHealth({ state: 'offline', for: 1000 })
+  await closed
+  await nvr.clock.advance(1000)
+  t.match(nvr.health(), { state: 'online', listening: true })
 })
 
 t.test('slow: each answer waits the latency on the schedules\' clock', async t => {
