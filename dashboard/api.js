@@ -3,6 +3,13 @@
 
 const TOKEN_KEY = 'mock-nvr-admin-token'
 export const ADMIN = '/__admin'
+/** Where the calls go: /__admin, or on a fleet's control address /__admin/devices/{name} for one device's view. */
+let base = ADMIN
+
+/** Makes every call of the page go to one device of a fleet. */
+export function useDevice (name) {
+  base = `${ADMIN}/devices/${encodeURIComponent(name)}`
+}
 
 /** The admin token of this tab: sessionStorage only, so it survives a reload and dies with the tab. */
 export const token = {
@@ -43,7 +50,7 @@ export async function call (method, path, body) {
   try {
     const init = { method, headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }), cache: 'no-store' }
     if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body)
-    response = await fetch(`${ADMIN}${path}`, init)
+    response = await fetch(`${base}${path}`, init)
   } catch (error) {
     throw new ServerGone(String(error))
   }
@@ -66,7 +73,7 @@ export async function call (method, path, body) {
 export async function readJournalStream (onEvent, signal) {
   let response
   try {
-    response = await fetch(`${ADMIN}/requests/stream`, { headers: headers({ accept: 'text/event-stream' }), cache: 'no-store', signal })
+    response = await fetch(`${base}/requests/stream`, { headers: headers({ accept: 'text/event-stream' }), cache: 'no-store', signal })
   } catch (error) {
     if (signal.aborted) return
     throw new ServerGone(String(error))

@@ -1,6 +1,7 @@
 /* global document, location, setTimeout, clearTimeout, setInterval, clearInterval, AbortController, console */
 // The dashboard: asks for the admin token once per tab, then shows the data, the requests live and the faults.
-import { readJournalStream, Refusal, ServerGone, token, TokenRefused } from './api.js'
+import { call, readJournalStream, Refusal, ServerGone, token, TokenRefused, useDevice } from './api.js'
+import { fleetView } from './fleet-view.js'
 import { dataView } from './data-view.js'
 import { faultsView } from './faults-view.js'
 import { requestsView } from './requests-view.js'
@@ -80,10 +81,32 @@ function askForToken (message = '') {
   tokenInput.focus()
 }
 
+/** On a fleet's control address, the device this view shows (?device=nvr-002), or null for the fleet. */
+const deviceName = new URLSearchParams(location.search).get('device')
+const fleet = fleetView({ onError })
+
 function start () {
   tokenPanel.hidden = true
-  dashboard.hidden = false
   forgetButton.hidden = false
+  if (deviceName !== null) {
+    useDevice(deviceName)
+    document.querySelector('#device-nav').hidden = false
+    document.querySelector('#device-name').textContent = deviceName
+    return openDevice()
+  }
+  setState('connecting', 'Connecting…')
+  // A fleet's control address lists its devices; a single mock-nvr has no such list and shows its own view.
+  call('GET', '/devices').then(({ devices }) => {
+    setState('live', 'Fleet')
+    fleet.show(devices)
+  }, error => {
+    if (error instanceof Refusal && error.status === 404) openDevice()
+    else onError(error)
+  })
+}
+
+function openDevice () {
+  dashboard.hidden = false
   setState('connecting', 'Connecting…')
   session = openSession()
   loadAll()

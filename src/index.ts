@@ -1,6 +1,12 @@
 import './node-version-guard.js'
 /** Start the mock in-process: `const nvr = await startMockNvr({ data })`, then `await nvr.close()`. */
 export { startMockNvr, type MockNvr } from './start/start-mock-nvr.js'
+/** Start a fleet of devices in-process, each on its own port: `const fleet = await startMockFleet({ count: 50 })`. */
+export { startMockFleet, FleetListenError, type MockFleet } from './fleet/start-mock-fleet.js'
+/** What startMockFleet takes: the options every device shares, and count or devices. */
+export type { FleetOptions, FleetDeviceOptions, DeviceSettings } from './fleet/fleet-options.js'
+/** An entry of a fleet's journal: the device's name and the request. */
+export type { FleetJournalEntry, ListedDevice } from './admin-api/fleet-routes.js'
 /** The Fastify app without listening, for `inject()`. */
 export { buildApp, type AppDependencies } from './app/build-app.js'
 /** The OpenAPI document for given options, without listening: `await openApiDocument({ fixtures })`. */

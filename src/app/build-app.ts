@@ -71,7 +71,7 @@ export type AppDependencies = AppDevice & {
 /** The app and how more listeners are added to it. */
 export interface ServingApp {
   app: FastifyInstance
-  /** The listener of the app's own device, on app.server: the device API, and the admin API when it is on. */
+  /** The listener on app.server: its own device's API and the admin API when it is on; a fleet's admin API alone. */
   listener: DeviceListener
   /** A new listener of the same app, for this role; closed when the app closes. */
   addListener: (role: ListenerRole) => DeviceListener
@@ -96,7 +96,8 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const nextRequestId = countRequests()
   const fastPath = new FastPath({ nextRequestId })
-  const ownRole: ListenerRole = { device: ownDevice, api: true, admin: true }
+  // A fleet's own listener is its control address; its devices listen through addListener.
+  const ownRole: ListenerRole = { device: ownDevice, api: fleet === undefined, admin: true }
   const roleOfRequest = (request: FastifyRequest): ListenerRole => roleOf(request.raw, ownRole)
   let settings: ServerSettings | undefined
   let fastifyHandler: FastifyServerFactoryHandler | undefined

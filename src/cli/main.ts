@@ -2,6 +2,7 @@ import { helpText, parseCli, UsageError, type CliCommand } from './args.js'
 import { isDeviceCommand } from './device-args.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
+import type { ResolvedOptions } from '../config/options.js'
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
 
 /** What a command line reads and writes; src/cli.ts gives it the process's own. */
@@ -15,7 +16,7 @@ export interface CommandLineIo {
    * Takes over a server that started, before its ready line: a script that signals as soon as it reads the
    * line finds the stop in place.
    */
-  serving: (nvr: MockNvr) => void
+  serving: (nvr: Pick<MockNvr, 'app' | 'close'>) => void
 }
 
 const EXIT_OK = 0
@@ -70,6 +71,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
     }
   }
 
+  if (command.options.devices !== undefined || command.options.fleet !== undefined) return await startFleet(io, command.options)
   let nvr
   try {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
@@ -81,6 +83,21 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   io.serving(nvr)
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
   io.stdout.write(`mock-nvr listening on ${nvr.url}\n`)
+  return undefined
+}
+
+async function startFleet (io: CommandLineIo, options: Partial<ResolvedOptions>): Promise<number | undefined> {
+  let fleet
+  try {
+    /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+    const { startFleetCommand } = await import('./fleet-command.js')
+    fleet = await startFleetCommand({ prettyLogs: io.stdout.isTTY === true, ...options }, url => io.stdout.write(`mock-nvr fleet control on ${url}\n`))
+  } catch (error) {
+    return await failToStart(io, error)
+  }
+  io.serving(fleet)
+  // Not log lines either: the first says where the control address is, this last one that every device listens.
+  io.stdout.write(`mock-nvr fleet of ${fleet.devices.length} devices ready\n`)
   return undefined
 }
 

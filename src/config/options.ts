@@ -14,6 +14,12 @@ export { OptionsError }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
+/** The most devices one fleet starts. */
+export const MAX_FLEET_DEVICES = 20_000
+
+/** The options that start a fleet rather than one device. */
+export const FLEET_OPTIONS = ['devices', 'fleet', 'manifest', 'controlPort', 'offlineFraction', 'flappingFraction'] as const
+
 /** The default of maxHeaderSize, in bytes. */
 export const DEFAULT_MAX_HEADER_SIZE = 65536
 
@@ -63,7 +69,19 @@ export const OptionsSchema = Type.Object({
   /** Edit the data every this many milliseconds, seeded: a line renamed, moved, added or removed. */
   drift: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS })),
   /** The schedules' clock: the machine's, or a manual one that moves only when told (advance). */
-  clock: Type.Union([Type.Literal('real'), Type.Literal('manual')], { description: '"real" or "manual"' })
+  clock: Type.Union([Type.Literal('real'), Type.Literal('manual')], { description: '"real" or "manual"' }),
+  /** A fleet: this many devices, nvr-001 …, on port … port+N−1 (startMockFleet's count). */
+  devices: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FLEET_DEVICES })),
+  /** A fleet: the devices a fleet file lists. */
+  fleet: Type.Optional(Type.String({ minLength: 1 })),
+  /** A fleet: the JSON file its devices' names, URLs and cameras are written to before it is ready. */
+  manifest: Type.Optional(Type.String({ minLength: 1 })),
+  /** A fleet: the port of its admin API and dashboard; port−1 by default, a free one under port 0. */
+  controlPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** A fleet: this share of its devices, chosen by the seed, is offline from the start. */
+  offlineFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  /** A fleet: this share of its devices, chosen by the seed, flaps (up 5 s, down 5 s, each at its own phase). */
+  flappingFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 }))
 }, { additionalProperties: false })
 export type ResolvedOptions = Static<typeof OptionsSchema>
 

@@ -11,14 +11,14 @@ export interface FixtureProblem {
 
 const MAX_REPORTED_PROBLEMS = 20
 
-/** Fixture data that cannot be served. Its message lists every problem, one per line. */
+/** Fixture data (or a fleet file) that cannot be used. Its message lists every problem, one per line. */
 export class FixtureError extends Error {
   readonly problems: FixtureProblem[]
 
-  constructor (problems: FixtureProblem[]) {
+  constructor (problems: FixtureProblem[], title = 'Invalid fixtures') {
     const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).map(formatProblem)
     if (problems.length > shown.length) shown.push(`…and ${problems.length - shown.length} more`)
-    super(`Invalid fixtures:\n${shown.map(line => `  ${line}`).join('\n')}`)
+    super(`${title}:\n${shown.map(line => `  ${line}`).join('\n')}`)
     this.name = 'FixtureError'
     this.problems = problems
   }

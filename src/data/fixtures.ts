@@ -58,7 +58,8 @@ async function fixtureFiles (path: string): Promise<string[]> {
   return names.map(name => join(path, name))
 }
 
-async function readJsonFile (file: string): Promise<unknown> {
+/** A JSON file's value; FixtureError names the file and what is wrong when it cannot be read or parsed. */
+export async function readJsonFile (file: string): Promise<unknown> {
   let text: string
   try {
     text = await readFile(file, 'utf8')

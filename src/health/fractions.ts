@@ -4,7 +4,7 @@ import type { FlappingPattern, HealthPlan } from './health-spec.js'
 /** How a device chosen by --flapping-fraction flaps: up 5 s, down 5 s, each at its own seeded phase. */
 export const FRACTION_FLAPPING = { up: 5000, down: 5000 } as const
 
-/** The shares of a fleet to start offline and to flap, each from 0 to 1, together at most 1. */
+/** The shares of a fleet to start offline and to flap, each from 0 to 1, together at most 1 (the options' checks). */
 export interface HealthFractions {
   offline?: number
   flapping?: number
@@ -29,13 +29,4 @@ export function plansByFraction (names: readonly string[], seed: number, { offli
 function flappingOf (deviceSeed: number): FlappingPattern {
   const cycle = FRACTION_FLAPPING.up + FRACTION_FLAPPING.down
   return { pattern: 'flapping', ...FRACTION_FLAPPING, phase: Math.floor(createRandom(deviceSeed)() * cycle) }
-}
-
-/** Why two fractions cannot be used, naming the flag or field each came by; undefined when they can. */
-export function fractionProblem ({ offline = 0, flapping = 0 }: HealthFractions, names: { offline: string, flapping: string }): string | undefined {
-  for (const [value, name] of [[offline, names.offline], [flapping, names.flapping]] as const) {
-    if (!Number.isFinite(value) || value < 0 || value > 1) return `${name} must be a fraction from 0 to 1, not ${String(value)}`
-  }
-  if (offline + flapping > 1) return `${names.offline} and ${names.flapping} add up to more than 1 (${offline} + ${flapping})`
-  return undefined
 }

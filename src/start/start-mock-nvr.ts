@@ -10,7 +10,7 @@ import { loadStartupData } from './startup-data.js'
 import { BUNDLED_FIXTURES } from '../data/fixtures.js'
 import { pickLimits } from '../config/limits.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
-import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
+import { FLEET_OPTIONS, OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
 import { DeviceProxy, type ProxyOptions } from '../device-proxy/device-proxy.js'
@@ -43,6 +43,9 @@ export type StartOptions = MockNvrOptions & {
 
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
 export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOptions = {}): Promise<MockNvr> {
+  for (const key of FLEET_OPTIONS) {
+    if (input[key] !== undefined) throw new OptionsError(`option ${key} starts a fleet: call startMockFleet instead`)
+  }
   const options = resolveOptions(input)
   const proxy = proxyOptions === undefined ? undefined : startProxy(proxyOptions, input)
   await proxy?.recording?.check()

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { FRACTION_FLAPPING, fractionProblem, plansByFraction } from '../../src/health/fractions.js'
+import { FRACTION_FLAPPING, plansByFraction } from '../../src/health/fractions.js'
 import { seedFor } from '../../src/util/random.js'
 
 const names = Array.from({ length: 100 }, (_, index) => `nvr-${String(index + 1).padStart(3, '0')}`)
@@ -26,14 +26,4 @@ t.test('a seed of its own for each name', async t => {
   t.equal(seedFor(1, 'nvr-001'), seedFor(1, 'nvr-001'))
   t.not(seedFor(1, 'nvr-001'), seedFor(1, 'nvr-002'))
   t.not(seedFor(1, 'nvr-001'), seedFor(2, 'nvr-001'))
-})
-
-t.test('fractions outside 0..1, or adding up to more than 1, are named', async t => {
-  const flags = { offline: '--offline-fraction', flapping: '--flapping-fraction' }
-  t.equal(fractionProblem({ offline: 0.5, flapping: 0.5 }, flags), undefined)
-  t.equal(fractionProblem({}, flags), undefined)
-  t.equal(fractionProblem({ offline: 1.5 }, flags), '--offline-fraction must be a fraction from 0 to 1, not 1.5')
-  t.equal(fractionProblem({ flapping: -0.1 }, flags), '--flapping-fraction must be a fraction from 0 to 1, not -0.1')
-  t.equal(fractionProblem({ flapping: Number.NaN }, flags), '--flapping-fraction must be a fraction from 0 to 1, not NaN')
-  t.equal(fractionProblem({ offline: 0.6, flapping: 0.5 }, flags), '--offline-fraction and --flapping-fraction add up to more than 1 (0.6 + 0.5)')
 })

@@ -82,7 +82,7 @@ export interface CommandResult {
 export async function runCommand (args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CommandResult> {
   let stdout = ''
   let stderr = ''
-  let server: MockNvr | undefined
+  let server: Pick<MockNvr, 'close'> | undefined
   const home = process.cwd()
   if (cwd !== undefined) process.chdir(cwd)
   const code = await runCommandLine(args, {

@@ -1,0 +1,20 @@
+import type { ResolvedOptions } from '../config/options.js'
+import { readFleetFile } from '../fleet/fleet-file.js'
+import type { FleetOptions } from '../fleet/fleet-options.js'
+import { startMockFleet, type MockFleet } from '../fleet/start-mock-fleet.js'
+
+/**
+ * Starts the fleet a command line asks for: --devices N, or the devices of --fleet FILE, whose top level
+ * overrides the flags and each device its top level. The control line is written as soon as it listens.
+ */
+export async function startFleetCommand (options: Partial<ResolvedOptions>, writeControlLine: (url: string) => void): Promise<MockFleet> {
+  const { devices: count, fleet: file, watch, ...shared } = options
+  const onControlListening = writeControlLine
+  if (file === undefined) return await startMockFleet({ ...shared, count, onControlListening })
+  const { defaults, devices } = await readFleetFile(file)
+  // The file's data replaces the flags' data: fixtures and generate never meet.
+  const ownData = defaults.fixtures !== undefined || defaults.generate !== undefined
+  const { fixtures, generate, ...rest } = shared
+  const fleet: FleetOptions = { ...(ownData ? rest : shared), ...defaults, devices, onControlListening }
+  return await startMockFleet(fleet)
+}

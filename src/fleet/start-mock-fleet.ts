@@ -1,0 +1,188 @@
+import type { FastifyInstance } from 'fastify'
+import { buildServingApp } from '../app/build-app.js'
+import type { DeviceListener } from '../app/device-listener.js'
+import type { DeviceContext } from '../device/device-context.js'
+import type { DeviceRoster, RosterEntry } from '../device/device-roster.js'
+import { fleetJournal, type FleetJournalEntry } from '../admin-api/fleet-routes.js'
+import { DataStore, prepareServedData, type ServedData } from '../data/data-store.js'
+import { datasetFromData } from '../data/dataset.js'
+import { BUNDLED_FIXTURES, loadFixtures } from '../data/fixtures.js'
+import { generateCameras } from '../data/generate.js'
+import { pickLimits } from '../config/limits.js'
+import { loadTls } from '../config/tls.js'
+import { resolveOptions } from '../config/options.js'
+import { createLogger, logsWritten } from '../logging/logger.js'
+import { verbsOf } from '../control/control-verbs.js'
+import { deviceState } from '../start/device-state.js'
+import { baseUrl, type MockNvr } from '../start/start-mock-nvr.js'
+import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from './fleet-options.js'
+import { writeManifest } from './manifest.js'
+import { loadDeviceSchedule, type DeviceSchedule } from '../start/device-schedule.js'
+import { DeviceLife, handleClock, type HandleClock } from '../start/device-life.js'
+import { ManualClock, RealClock } from '../util/clock.js'
+
+/** A running fleet: its control address, its devices, and verbs on all of them at once. */
+export interface MockFleet {
+  /** The admin API and dashboard of every device, e.g. http://127.0.0.1:8079 (with an admin token). */
+  controlUrl: string
+  /** Each device's handle, in order: its url, port and the verbs of startMockNvr's handle; its close() closes its port alone. */
+  devices: MockNvr[]
+  /** The device of this name, or undefined. */
+  device: (name: string) => MockNvr | undefined
+  /** Every device's journal as one, oldest first, each entry with its device's name. */
+  requests: () => FleetJournalEntry[]
+  /** Every device back to its start-up data, with no faults and an empty journal. */
+  reset: () => void
+  /** The one Fastify instance that serves every device. */
+  app: FastifyInstance
+  /** Stops every device and the control address; requests in flight finish first. */
+  close: () => Promise<void>
+  /** The schedules' clock of every device: with `clock: 'manual'`, advance(ms) walks them all. */
+  clock: HandleClock
+}
+
+/** A port that could not be listened on, naming the device; nothing of the fleet is left listening. */
+export class FleetListenError extends Error {
+  constructor (readonly device: string, readonly port: number, cause: NodeJS.ErrnoException) {
+    super(cause.code === 'EADDRINUSE'
+      ? `device ${device} cannot listen on port ${port}: it is already in use; no device was started`
+      : `device ${device} cannot listen on port ${port}: ${cause.message}; no device was started`)
+    this.name = 'FleetListenError'
+  }
+}
+
+/**
+ * Starts a fleet from one process: one app, one listener and one state per device. Devices that share
+ * fixtures share their prepared bytes; generated data is each device's own, from a seed derived from the
+ * fleet's seed and the device's name. The control address serves the fleet's admin API and dashboard.
+ */
+export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
+  const plans = planDevices(input)
+  const controlPort = controlPortOf(input, plans)
+  const shared = resolveOptions({ ...plans[0]?.options, data: input.data })
+  const tls = await loadTls(shared)
+  const stores = await loadStores(plans, input.data)
+  const logger = input.logger ?? createLogger(shared)
+  const devices = plans.map(plan => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore))
+  const schedules = await Promise.all(plans.map(async plan => await loadDeviceSchedule(plan.options)))
+  const clock = shared.clock === 'manual' ? new ManualClock() : new RealClock()
+  const lives = devices.map((device, index) => new DeviceLife({ device, schedule: schedules[index] as DeviceSchedule, clock, seed: (plans[index] as DevicePlan).options.seed, log: logger }))
+  const settled = async () => await Promise.all(lives.map(async life => await life.health.settled()))
+  const roster = new Roster()
+  const { app, listener: control, addListener } = await buildServingApp({
+    device: devices[0] as DeviceContext,
+    maxHeaderSize: shared.maxHeaderSize,
+    limits: pickLimits(shared),
+    logger,
+    ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
+    ...(shared.adminToken === undefined ? {} : { adminToken: shared.adminToken }),
+    fleet: { roster, ...(clock instanceof ManualClock ? { manualClock: { clock, settled } } : {}) }
+  })
+  const protocol = tls === undefined ? 'http' : 'https'
+  const listeners = devices.map(device => addListener({ device, api: true, admin: false }))
+  try {
+    await app.ready()
+    const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host), protocol)
+    input.onControlListening?.(controlUrl)
+    await listenAll(listeners, plans, shared.host)
+    for (const each of listeners) roster.add({ device: each.device, url: baseUrl(shared.host, each.port, protocol), state: 'online' })
+    listeners.forEach((each, index) => (lives[index] as DeviceLife).begin(each))
+    await settled()
+    if (input.manifest !== undefined) {
+      await writeManifest(input.manifest, roster.entries.map((entry, index) => {
+        const listed = { name: entry.device.name, url: entry.url, cameras: [...entry.device.store.current.dataset.cameraIds] }
+        // A device with a schedule has its timeline in the manifest; one always online needs none.
+        if ((schedules[index] as DeviceSchedule).plan === undefined) return listed
+        const { state, next } = (lives[index] as DeviceLife).health.report()
+        return { ...listed, health: { state, next } }
+      }))
+    }
+    logStart(app, plans, controlUrl, shared.adminToken !== undefined)
+    await logsWritten(logger)
+    const fleetClock = handleClock(clock, settled)
+    const handles = listeners.map((each, index) => ({ ...deviceHandle(app, each, roster.entries[index] as RosterEntry, tls?.cert), ...(lives[index] as DeviceLife).verbs, clock: fleetClock }))
+    const byName = new Map(handles.map((handle, index) => [(plans[index] as DevicePlan).name, handle]))
+    return {
+      controlUrl,
+      devices: handles,
+      device: name => byName.get(name),
+      requests: () => fleetJournal(roster),
+      reset: () => { for (const device of devices) device.control.reset() },
+      app,
+      close: async () => {
+        await Promise.all(lives.map(async life => await life.stop()))
+        await app.close()
+        await logsWritten(logger)
+      },
+      clock: fleetClock
+    }
+  } catch (error) {
+    // Never half started: whatever listens is closed.
+    await Promise.all(lives.map(async life => await life.stop()))
+    await app.close()
+    throw error
+  }
+}
+
+/** Each device's store: one prepared copy per fixture path (or in-memory data), generated data each device's own. */
+async function loadStores (plans: readonly DevicePlan[], data: unknown): Promise<Map<string, DataStore>> {
+  const prepared = new Map<string, ServedData>()
+  const stores = new Map<string, DataStore>()
+  for (const { name, options, dataKey } of plans) {
+    if (options.generate !== undefined) {
+      stores.set(name, new DataStore(generateCameras({ ...options.generate, seed: options.seed })))
+      continue
+    }
+    let served = prepared.get(dataKey)
+    if (served === undefined) {
+      served = prepareServedData(data !== undefined && options.fixtures === undefined ? datasetFromData(data) : await loadFixtures(options.fixtures ?? BUNDLED_FIXTURES))
+      prepared.set(dataKey, served)
+    }
+    stores.set(name, DataStore.serving(served))
+  }
+  return stores
+}
+
+// All at once; if any port fails, the error names the first device that failed and the caller closes the rest.
+async function listenAll (listeners: readonly DeviceListener[], plans: readonly DevicePlan[], host: string): Promise<void> {
+  const results = await Promise.allSettled(listeners.map(async (each, index) => await each.listen((plans[index] as DevicePlan).options.port, host)))
+  const failed = results.findIndex(result => result.status === 'rejected')
+  if (failed === -1) return
+  const plan = plans[failed] as DevicePlan
+  throw new FleetListenError(plan.name, plan.options.port, (results[failed] as PromiseRejectedResult).reason as NodeJS.ErrnoException)
+}
+
+function deviceHandle (app: FastifyInstance, listener: DeviceListener, { url }: RosterEntry, certificate: string | undefined): Omit<MockNvr, 'clock' | 'setHealth' | 'health' | 'events'> {
+  return {
+    url,
+    port: listener.port,
+    host: new URL(url).hostname.replace(/^\[|\]$/g, ''),
+    app,
+    ...(certificate === undefined ? {} : { certificate }),
+    close: async () => await listener.close(),
+    ...verbsOf(listener.device.control)
+  }
+}
+
+function logStart (app: FastifyInstance, plans: readonly DevicePlan[], controlUrl: string, admin: boolean): void {
+  const ports = plans.map(plan => plan.options.port)
+  app.log.info({ devices: plans.length, first: plans[0]?.name, last: plans.at(-1)?.name }, 'serving a fleet of devices')
+  if (ports.every(port => port !== 0)) app.log.info({ from: Math.min(...ports), to: Math.max(...ports) }, 'device ports')
+  if (admin) app.log.info(`the fleet's admin API at ${controlUrl}/__admin/devices, its dashboard at ${controlUrl}/__admin/ui/`)
+  else app.log.info('no --admin-token: the fleet\'s admin API and dashboard are off')
+}
+
+/** The fleet's devices, for its admin API, filled in as they listen. */
+class Roster implements DeviceRoster {
+  readonly entries: RosterEntry[] = []
+  readonly #byName = new Map<string, RosterEntry>()
+
+  add (entry: RosterEntry): void {
+    this.entries.push(entry)
+    this.#byName.set(entry.device.name, entry)
+  }
+
+  find (name: string): RosterEntry | undefined {
+    return this.#byName.get(name)
+  }
+}

@@ -1,0 +1,63 @@
+import t from 'tap'
+import { startMockFleet } from '../src/index.js'
+import { launchChromium } from './chromium.js'
+import { DASHBOARD_PATH, recordHosts, waitUntilLive } from './dashboard-actions.js'
+
+const ADMIN_TOKEN = 'fleet-admin-token'
+const API = { authorization: 'Bearer any-token' }
+
+const browser = await launchChromium()
+const hosts = await recordHosts(browser.context)
+const fleet = await startMockFleet({ count: 120, adminToken: ADMIN_TOKEN })
+t.teardown(async () => {
+  await browser.close()
+  await fleet.close()
+})
+
+t.test('the control address opens on the fleet: a tile per device with its state and rate, filtered by name', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await page.goto(`${fleet.controlUrl}${DASHBOARD_PATH}`)
+  await page.getByRole('textbox', { name: 'Admin token' }).fill(ADMIN_TOKEN)
+  await page.getByRole('button', { name: 'Open the dashboard' }).click()
+  const tiles = page.locator('#fleet-tiles .tile')
+  await page.locator('#fleet-tiles .tile[data-name="nvr-120"]').waitFor()
+  t.equal(await tiles.count(), 120, 'one tile per device, and no more')
+  t.equal(await page.locator('.tile[data-name="nvr-007"] .tile-state').textContent(), 'online')
+
+  // The rate is read from the journal's count every 2 s: the tile shows it once the next read comes.
+  for (let index = 0; index < 20; index++) await fetch(`${fleet.device('nvr-007')?.url as string}/healthz`, { headers: API })
+  await page.locator('.tile[data-name="nvr-007"] .tile-rate:not(:text("0.0 req/s"))').waitFor()
+  t.equal(await page.locator('.tile[data-name="nvr-008"] .tile-rate').textContent(), '0.0 req/s')
+  t.equal(await tiles.count(), 120, 'requests add no element')
+
+  await page.getByRole('searchbox', { name: 'Device name' }).fill('nvr-01')
+  t.equal(await page.locator('#fleet-tiles .tile:visible').count(), 10)
+  await page.getByRole('searchbox', { name: 'Device name' }).fill('')
+  t.equal(await page.locator('#fleet-tiles .tile:visible').count(), 120)
+})
+
+t.test('a tile opens that device\'s own view, where a fault is injected on that device alone', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await page.goto(`${fleet.controlUrl}${DASHBOARD_PATH}`)
+  // The token is kept per tab.
+  await page.getByRole('textbox', { name: 'Admin token' }).fill(ADMIN_TOKEN)
+  await page.getByRole('button', { name: 'Open the dashboard' }).click()
+  await page.locator('.tile[data-name="nvr-042"]').click()
+  await waitUntilLive(page)
+  t.equal(await page.locator('#device-name').textContent(), 'nvr-042')
+  t.equal(await page.locator('.camera').count(), fleet.device('nvr-042')?.data().cameras?.length)
+
+  await page.getByRole('textbox', { name: 'Status', exact: true }).fill('503')
+  await page.getByRole('button', { name: 'Inject' }).click()
+  await page.locator('#fault-list li').first().waitFor()
+  t.match(fleet.device('nvr-042')?.faults(), [{ status: 503 }])
+  t.strictSame(fleet.device('nvr-041')?.faults(), [], 'the other devices have none')
+  t.equal((await fetch(`${fleet.device('nvr-042')?.url as string}/nvr/v1/cameras/x/counting_lines`, { headers: API })).status, 503)
+  await page.locator('#requests-table tbody tr').first().waitFor()
+
+  await page.getByRole('link', { name: '← Fleet' }).click()
+  await page.locator('.tile[data-name="nvr-120"]').waitFor()
+  t.strictSame([...new Set(hosts)], ['127.0.0.1'])
+})

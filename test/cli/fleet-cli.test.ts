@@ -1,0 +1,79 @@
+import { createServer } from 'node:net'
+import { once } from 'node:events'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t from 'tap'
+import { printed, runCli, runCommand } from '../helpers/cli-process.js'
+import { SAMPLE_DATA } from '../helpers/app.js'
+
+const ADMIN = { authorization: 'Bearer fleet-admin' }
+
+t.test('--devices 200: the control line first, the manifest and the admin list agree, the ready line last; SIGTERM closes every port', async t => {
+  const manifest = join(t.testdir(), 'devices.json')
+  const run = runCli(['--devices', '200', '--port', '0', '--admin-token', 'fleet-admin', '--manifest', manifest, '--log-level', 'silent'])
+  await Promise.race([printed(run, 'mock-nvr fleet of 200 devices ready\n'), run.exit.then(code => { throw new Error(`exited ${String(code)}: ${run.stderr()}`) })])
+  const lines = run.stdout().trimEnd().split('\n')
+  const control = /^mock-nvr fleet control on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] as string)?.[1] as string
+  t.ok(control, lines[0])
+  t.equal(lines.at(-1), 'mock-nvr fleet of 200 devices ready')
+  const written = JSON.parse(await readFile(manifest, 'utf8')) as { devices: Array<{ name: string, url: string, cameras: string[] }> }
+  const listed = (await (await fetch(`${control}/__admin/devices`, { headers: ADMIN })).json() as { content: { devices: Array<Record<string, unknown>> } }).content.devices
+  t.equal(written.devices.length, 200)
+  t.strictSame(written.devices, listed.map(({ name, url, cameras }) => ({ name, url, cameras })))
+  t.equal(written.devices[199]?.name, 'nvr-200')
+  const health = await Promise.all(written.devices.map(async device => (await fetch(`${device.url}/healthz`)).status))
+  t.strictSame(new Set(health), new Set([200]))
+
+  run.child.kill('SIGTERM')
+  t.equal(await run.exit, 0)
+  const after = await Promise.allSettled([control, ...written.devices.map(device => device.url)].map(async url => await fetch(`${url}/healthz`)))
+  t.strictSame(new Set(after.map(result => result.status)), new Set(['rejected']), 'every port is closed')
+})
+
+t.test('--fleet FILE with its env twin for the admin token: the devices the file lists, on its ports; SIGINT exits 0', async t => {
+  const dir = t.testdir({ 'data.json': JSON.stringify(SAMPLE_DATA) })
+  const file = join(dir, 'fleet.json')
+  await writeFile(file, JSON.stringify({ fixtures: 'data.json', tokens: ['site'], devices: [{ name: 'site-a' }, { name: 'site-b', generate: '2x2' }, { name: 'site-c', tokens: ['c'] }] }))
+  const run = runCli(['--fleet', file, '--port', '0', '--log-level', 'info'], { MOCK_NVR_ADMIN_TOKEN: 'fleet-admin', MOCK_NVR_PRETTY_LOGS: 'false' })
+  await Promise.race([printed(run, 'mock-nvr fleet of 3 devices ready\n'), run.exit.then(code => { throw new Error(`exited ${String(code)}: ${run.stderr()}`) })])
+  const control = /fleet control on (\S+)/.exec(run.stdout())?.[1] as string
+  const listed = (await (await fetch(`${control}/__admin/devices`, { headers: ADMIN })).json() as { content: { devices: Array<{ name: string, url: string, cameras: string[] }> } }).content.devices
+  t.strictSame(listed.map(device => [device.name, device.cameras.length]), [['site-a', 3], ['site-b', 2], ['site-c', 3]])
+  const [a, , c] = listed
+  t.equal((await fetch(`${a?.url as string}/nvr/v1/cameras/cam-1/counting_lines`, { headers: { authorization: 'Bearer site' } })).status, 200)
+  t.equal((await fetch(`${c?.url as string}/nvr/v1/cameras/cam-1/counting_lines`, { headers: { authorization: 'Bearer site' } })).status, 401)
+  t.match(run.stdout(), /"msg":"serving a fleet of devices"/)
+  run.child.kill('SIGINT')
+  t.equal(await run.exit, 0)
+})
+
+t.test('a busy port names the device and the port, exits 1 and leaves nothing listening', async t => {
+  const probe = createServer().listen(0, '127.0.0.1')
+  await once(probe, 'listening')
+  const port = (probe.address() as { port: number }).port
+  probe.close()
+  await once(probe, 'close')
+  const blocker = createServer().listen(port + 1, '127.0.0.1')
+  await once(blocker, 'listening')
+  t.teardown(() => blocker.close())
+  const result = await runCommand(['--devices', '3', '--port', String(port), '--log-level', 'silent'])
+  t.equal(result.code, 1)
+  t.equal(result.stderr, `mock-nvr: cannot listen: device nvr-002 cannot listen on port ${port + 1}: it is already in use; no device was started\n`)
+  t.equal(result.stdout, `mock-nvr fleet control on http://127.0.0.1:${port - 1}\n`)
+  const after = await Promise.allSettled([port - 1, port, port + 2].map(async each => await fetch(`http://127.0.0.1:${each}/healthz`)))
+  t.strictSame(after.map(each => each.status), ['rejected', 'rejected', 'rejected'])
+})
+
+t.test('fleet-file problems and fleet flags out of place are refused before anything starts', async t => {
+  const dir = t.testdir({ 'fleet.json': JSON.stringify({ devices: [{ name: 'a' }, { name: 'a' }] }) })
+  const file = join(dir, 'fleet.json')
+  const bad = await runCommand(['--fleet', file])
+  t.equal(bad.code, 1)
+  t.equal(bad.stderr, `mock-nvr: Invalid fleet file:\n  ${file}: /devices/1/name: "a" is the name of /devices/0 too\n`)
+  const usage = await runCommand(['--manifest', 'x.json'])
+  t.equal(usage.code, 2)
+  t.equal(usage.stderr, 'mock-nvr: --manifest applies to a fleet only: give --devices too. Run mock-nvr --help for the flags.\n')
+  t.match((await runCommand(['--devices', '2', '--fleet', file])).stderr, '--devices cannot be combined with --fleet: the fleet file lists the devices')
+  t.match((await runCommand(['--devices', '2', '--watch'])).stderr, '--watch cannot be combined with --devices: a fleet\'s fixtures are not watched')
+  t.match((await runCommand(['--devices', '0'])).stderr, '--devices')
+})

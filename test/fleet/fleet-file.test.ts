@@ -1,0 +1,52 @@
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { readFleetFile } from '../../src/fleet/fleet-file.js'
+import { startMockFleet } from '../../src/index.js'
+import { SAMPLE_DATA, AUTH } from '../helpers/app.js'
+
+const refusal = async (t: Test, content: string) => {
+  const dir = t.testdir({ 'fleet.json': content })
+  const file = join(dir, 'fleet.json')
+  const error = await readFleetFile(file).then(() => undefined, (caught: Error) => caught)
+  return { file, message: error?.message.replaceAll(file, 'FILE') }
+}
+
+t.test('a fleet file\'s problems are each named by file, JSON path and what is wrong', async t => {
+  t.equal((await refusal(t, '{"devices": [')).message, 'Invalid fleet file:\n  FILE: invalid JSON at line 1, column 14')
+  t.match((await refusal(t, '{"devices": []}')).message, 'FILE: /devices: Expected array length to be greater or equal to 1')
+  const several = (await refusal(t, '{"devices": [{"name": "a b", "port": 70000, "colour": 1}], "tokens": [""]}')).message
+  for (const path of ['/devices/0/name', '/devices/0/port', '/devices/0/colour', '/tokens/0']) t.match(several, `FILE: ${path}: `)
+  t.equal((await refusal(t, JSON.stringify({ devices: [{ name: 'a', port: 9001 }, { name: 'a', port: 9001 }] }))).message,
+    'Invalid fleet file:\n  FILE: /devices/1/name: "a" is the name of /devices/0 too\n  FILE: /devices/1/port: 9001 is the port of /devices/0 too')
+  t.equal((await refusal(t, JSON.stringify({ generate: '3y4', devices: [{ name: 'a', generate: '2x2', fixtures: 'x' }] }))).message,
+    'Invalid fleet file:\n  FILE: /generate: must be CAMERASxLINES, e.g. 100x20, not \'3y4\'\n  FILE: /devices/0/generate: cannot be given with fixtures: choose one source of data')
+  t.match((await refusal(t, JSON.stringify({ devices: [{ name: 'a', scopedTokens: [{ token: 'x' }], rateLimit: 0 }] }))).message, /\/devices\/0\/scopedTokens\/0\/cameras[\s\S]*\/devices\/0\/rateLimit/)
+  t.match((await readFleetFile('/no/such/fleet.json').catch((error: Error) => error)).message, 'Invalid fleet file:\n  /no/such/fleet.json: no such file or folder')
+})
+
+t.test('a good file: fixtures relative to it, shared; generate per device; top-level settings for every device', async t => {
+  const dir = t.testdir({
+    data: { 'site.json': JSON.stringify(SAMPLE_DATA) },
+    'fleet.json': JSON.stringify({
+      tokens: ['site-token'],
+      fixtures: 'data',
+      devices: [
+        { name: 'site-a' },
+        { name: 'site-b', tokens: ['b-token'], latency: 0 },
+        { name: 'generated', generate: '2x1', seed: 3, port: 0 }
+      ]
+    })
+  })
+  const file = await readFleetFile(join(dir, 'fleet.json'))
+  t.strictSame(file.defaults, { tokens: ['site-token'], fixtures: join(dir, 'data') })
+  t.strictSame(file.devices[2], { name: 'generated', port: 0, seed: 3, generate: { cameras: 2, linesPerCamera: 1 } })
+
+  const fleet = await startMockFleet({ ...file.defaults, devices: file.devices })
+  t.teardown(() => fleet.close())
+  const read = async (name: string, token: string) => (await fetch(`${fleet.device(name)?.url as string}/nvr/v1/cameras/cam-1/counting_lines`, { headers: { authorization: `Bearer ${token}` } })).status
+  t.strictSame([await read('site-a', 'site-token'), await read('site-b', 'b-token'), await read('site-b', 'site-token')], [200, 200, 401])
+  t.strictSame(fleet.device('site-a')?.data(), fleet.device('site-b')?.data())
+  t.strictSame(fleet.device('generated')?.data().cameras, [{ id: 'cam-1' }, { id: 'cam-2' }])
+  t.equal(await read('generated', 'site-token'), 200, 'top-level tokens on a generated device too')
+  t.equal(await read('generated', AUTH.authorization.slice(7)), 401)
+})
