@@ -112,7 +112,7 @@ function injectEverywhere (roster: DeviceRoster, body: unknown) {
 /** Every device's journal as one, oldest first, each entry with its device's name. */
 export function fleetJournal (roster: DeviceRoster): FleetJournalEntry[] {
   const entries = roster.entries.flatMap(({ device }) => device.control.requests().map(entry => ({ device: device.name, ...entry })))
-  return entries.sort((a, b) => a.time < b.time ? -1 : a.time > b.time ? 1 : 0)
+  return entries.sort((a, b) => a.time.localeCompare(b.time))
 }
 
 // "online", "offline", "rebooting (starting)", "offline (port taken)": what a tile shows.

@@ -7,10 +7,11 @@ import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
 import type { RequestJournal } from '../control/journal.js'
 import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
-import { apiErrors } from '../wire/errors.js'
+import { ApiError, apiErrors } from '../wire/errors.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
 import type { FixtureError } from '../data/fixture-validation.js'
-import { FixtureDataSchema } from '../wire/schemas.js'
+import { FixtureDataSchema, RateLimitBodySchema, ScopedTokensSchema } from '../wire/schemas.js'
+import type { ScopedTokensError } from '../contract/scoped-tokens.js'
 import { EVENT_STREAM_TYPE, JournalStream, type JournalStreamLimits } from './journal-stream.js'
 import type { DeviceHealth } from '../health/device-health.js'
 import type { HealthSpecError } from '../health/health-spec.js'
@@ -149,10 +150,29 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     }
   })
 
+  // The tokens are never given back, nor logged: GET and PUT answer how many there are.
+  route(app, '/scoped-tokens', {
+    GET: (request, reply) => ok(reply, controlOf(request).scopedTokens()),
+    PUT: (request, reply) => {
+      const summary = setScopedTokens(controlOf(request), request.body)
+      request.log.info(summary, 'admin: scoped tokens replaced')
+      return ok(reply, summary)
+    }
+  }, { schema: { hide: true, body: ScopedTokensSchema } })
+
+  route(app, '/rate-limit', {
+    GET: (request, reply) => ok(reply, controlOf(request).rateLimit()),
+    PUT: (request, reply) => {
+      const summary = controlOf(request).setRateLimit((request.body as { rateLimit: number | null }).rateLimit)
+      request.log.info(summary, 'admin: rate limit set')
+      return ok(reply, summary)
+    }
+  }, { schema: { hide: true, body: RateLimitBodySchema } })
+
   route(app, '/reset', {
     POST: (request, reply) => {
       controlOf(request).reset()
-      request.log.info('admin: reset to the start-up data, no faults, an empty journal')
+      request.log.info('admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal')
       return ok(reply, null)
     }
   })
@@ -165,8 +185,19 @@ function useData (control: MockControl, body: unknown) {
   try {
     return control.use(body, 'request body')
   } catch (error) {
-    // use() throws nothing but FixtureError: the data is validated like a fixture file, and nothing changed.
+    // The refusal while proxying a device, as it is.
+    if (error instanceof ApiError) throw error
+    // Else use() throws nothing but FixtureError: the data is validated like a fixture file, and nothing changed.
     throw invalidBody((error as FixtureError).problems)
+  }
+}
+
+function setScopedTokens (control: MockControl, body: unknown) {
+  try {
+    return control.setScopedTokens(body)
+  } catch (error) {
+    // The body's shape is checked already: what is left is a token that cannot be scoped (the admin token, an all-camera one).
+    throw invalidBody((error as ScopedTokensError).problems)
   }
 }
 

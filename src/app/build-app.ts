@@ -40,7 +40,7 @@ export type AppDevice = {
   store: DataStore
   tokens: TokenPolicy
   cors: CorsPolicy
-  /** Faults, latency and the request journal of this device; a fresh one on the store when absent. */
+  /** Faults, latency, the rate limit and the request journal of this device; a fresh one on the store and tokens when absent. */
   control?: MockControl
 } | {
   /** A device made already, e.g. the first of a fleet. */
@@ -234,7 +234,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   return { app, listener, addListener }
 }
 
-function deviceOf ({ store, tokens, cors, control = new MockControl({ store }) }: Exclude<AppDevice, { device: DeviceContext }>): DeviceContext {
+function deviceOf ({ store, tokens, cors, control = new MockControl({ store, access: tokens }) }: Exclude<AppDevice, { device: DeviceContext }>): DeviceContext {
   return new DeviceContext({ name: 'nvr', store, tokens, cors, control })
 }
 

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { matchOperation } from '../contract/paths.js'
 import type { DeviceContext } from '../device/device-context.js'
+import { sees } from '../contract/bearer.js'
 
 // Characters an id may hold to be taken here as it is: nothing to decode ('%'), no ';', '#' or '/'.
 const PLAIN_SEGMENT = /^[\w\-.~!$&'()*+,=:@]+$/
@@ -16,10 +17,10 @@ export interface FastPathDependencies {
  * Answers the reads that succeed — an accepted GET or HEAD of a list or a line that exists — straight
  * from Node's request event, with the prepared bytes and the very headers, log line and journal entry
  * Fastify's request cycle would give. Every other request goes on to Fastify: anything to decode in the
- * path, a body, a missing Host, a refused token, an unknown id, an active fault, latency or Prefer, and
- * every request once the server is closing. The served bytes are then the same either way; only the
- * request's own cost differs, which is most of the cost of a small answer. Each request is answered from
- * the state of the device whose listener it arrived on.
+ * path, a body, a missing Host, a refused token, a camera outside the token's scope, an unknown id, an
+ * active fault, latency or Prefer, any request while a rate limit is on, and every request once the server is
+ * closing. The served bytes are then the same either way; only the request's own cost differs, which is most
+ * of the cost of a small answer. Each request is answered from the state of the device whose listener it arrived on.
  */
 export class FastPath {
   readonly #deps: FastPathDependencies
@@ -39,10 +40,10 @@ export class FastPath {
     const start = performance.now()
     const { method, url, headers } = request
     const { control } = device
-    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || control.faultControl.active) return false
+    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || control.faultControl.active || control.rateLimiter.active) return false
     if (headers.host === undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
     const params = matchRead(url as string)
-    if (params === undefined || device.tokens.judge(headers.authorization) !== 'accepted') return false
+    if (params === undefined || !sees(device.tokens.admit(headers.authorization), params.id)) return false
     const camera = device.store.camera(params.id)
     const body = params.line_id === undefined ? camera?.listBody : camera?.lineBody(params.line_id)
     if (body === undefined) return false

@@ -19,6 +19,12 @@ export class RecordEachRequest extends LogController {
 
   override routeNotFound (): void {}
 
+  // A client that goes away from a stream (a closed dashboard tab) is how such streams end, not news at info.
+  override streamError (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') reply.log.debug('the client closed the stream')
+    else super.streamError(error, request, reply)
+  }
+
   override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     const recorder = this.#recorderOf(request)
     if (error) recorder.failed(request, reply.log, reply.statusCode, reply.elapsedTime, error)

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { responsesOf } from '../openapi/response-schemas.js'
 import { apiErrors } from '../wire/errors.js'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
@@ -6,6 +7,7 @@ import { requireBearer } from '../wire/area-guard.js'
 import { refuseOtherMethods, refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import { formatValueProblem } from '../util/value-errors.js'
+import { sees } from '../contract/bearer.js'
 import { LIST_OPERATION, OPERATIONS, RETRIEVE_OPERATION, type OperationRow } from '../contract/paths.js'
 
 const security = [{ bearerAuth: [] }]
@@ -13,8 +15,8 @@ const security = [{ bearerAuth: [] }]
 const checkParams = compileWithTypeBox(problems => new Error(problems.map(formatValueProblem).join('; ')))
 
 /**
- * The device API under /nvr/v1: bearer check first, then the two read operations. Each request is judged and
- * answered by the device it arrived on: its tokens, faults, latency and data.
+ * The device API under /nvr/v1: bearer check and rate limit first, then the two read operations. Each request
+ * is judged and answered by the device it arrived on: its tokens, rate limit, faults, latency and data.
  */
 export const countingLinesApi: FastifyPluginAsyncTypebox = async function countingLinesApi (app) {
   // onRequest runs before routing results are used, so an unauthenticated caller learns nothing.
@@ -25,16 +27,22 @@ export const countingLinesApi: FastifyPluginAsyncTypebox = async function counti
     request.device.control.faultControl.hook.call(this, request, reply, done)
   })
 
+  // A camera outside the token's scope is a 403 whether it exists or not, so a scoped token learns nothing of it.
+  function cameraFor (request: FastifyRequest, id: string) {
+    const { tokens, store } = request.device
+    if (!sees(tokens.admit(request.headers.authorization), id)) throw apiErrors.cameraForbidden(id)
+    const camera = store.camera(id)
+    if (camera === undefined) throw apiErrors.cameraNotFound(id)
+    return camera
+  }
+
   app.get(LIST_OPERATION.path, routeOptions(LIST_OPERATION), function listCountingLines (request, reply) {
-    const camera = request.device.store.camera((request.params as { id: string }).id)
-    if (camera === undefined) throw apiErrors.cameraNotFound((request.params as { id: string }).id)
-    sendPrepared(reply, camera.listBody)
+    sendPrepared(reply, cameraFor(request, (request.params as { id: string }).id).listBody)
   })
 
   app.get(RETRIEVE_OPERATION.path, routeOptions(RETRIEVE_OPERATION), function retrieveCountingLine (request, reply) {
     const { id, line_id: lineId } = request.params as { id: string, line_id: string }
-    const camera = request.device.store.camera(id)
-    if (camera === undefined) throw apiErrors.cameraNotFound(id)
+    const camera = cameraFor(request, id)
     const body = camera.lineBody(lineId)
     if (body === undefined) throw apiErrors.countingLineNotFound(id, lineId)
     sendPrepared(reply, body)

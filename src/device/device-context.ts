@@ -40,7 +40,7 @@ export class DeviceContext {
   readonly tokens: TokenPolicy
   readonly cors: CorsPolicy
   readonly control: MockControl
-  /** The device API's bearer area, judged by this device's tokens. */
+  /** The device API's bearer area, judged by this device's tokens and rate limit. */
   readonly area: BearerArea
   /** Stops requests before the fast path and Fastify when set; null lets every request through. */
   gate: RequestGate | null = null
@@ -51,6 +51,6 @@ export class DeviceContext {
     this.tokens = tokens
     this.cors = cors
     this.control = control
-    this.area = deviceArea(tokens)
+    this.area = deviceArea(tokens, control.rateLimiter)
   }
 }

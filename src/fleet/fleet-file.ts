@@ -5,6 +5,7 @@ import { FixtureError, type FixtureProblem } from '../data/fixture-validation.js
 import { readJsonFile } from '../data/fixtures.js'
 import { parseGenerateSize } from '../data/generate-size.js'
 import { SharedOptionSchemas } from '../config/shared-options.js'
+import { RateLimitSchema, ScopedTokensSchema } from '../wire/schemas.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { DEVICE_NAME_PATTERN } from './device-names.js'
 import { MAX_TIMER_MS } from '../util/delay.js'
@@ -12,12 +13,6 @@ import { parseHealthSpec, problemsOfSchedule, HealthSpecError } from '../health/
 import type { ValueProblem } from '../util/value-errors.js'
 import type { FleetDeviceOptions, DeviceSettings } from './fleet-options.js'
 
-// As the scoped tokens and rate limit of startMockNvr's options take them.
-const ScopedTokensSchema = Type.Array(Type.Object({
-  token: Type.String({ minLength: 1, pattern: '^\\S+$' }),
-  cameras: Type.Array(Type.String({ minLength: 1 }))
-}, { additionalProperties: false }))
-const RateLimitSchema = Type.Integer({ minimum: 1, maximum: 1_000_000 })
 
 /** What a device of the file may set, and the file's top level sets for every device. */
 const deviceFields = {

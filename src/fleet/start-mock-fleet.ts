@@ -14,7 +14,9 @@ import { resolveOptions } from '../config/options.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
 import { verbsOf } from '../control/control-verbs.js'
 import { deviceState } from '../start/device-state.js'
-import { baseUrl, type MockNvr } from '../start/start-mock-nvr.js'
+import type { MockNvr } from '../start/start-mock-nvr.js'
+import { baseUrl } from '../util/listen-address.js'
+import { describeListenError } from '../start/listen-error.js'
 import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from './fleet-options.js'
 import { writeManifest } from './manifest.js'
 import { loadDeviceSchedule, type DeviceSchedule } from '../start/device-schedule.js'
@@ -82,7 +84,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const listeners = devices.map(device => addListener({ device, api: true, admin: false }))
   try {
     await app.ready()
-    const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host), protocol)
+    const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host).catch((error: unknown) => { throw describeListenError(error, shared.host, controlPort) }), protocol)
     input.onControlListening?.(controlUrl)
     await listenAll(listeners, plans, shared.host)
     for (const each of listeners) roster.add({ device: each.device, url: baseUrl(shared.host, each.port, protocol), state: 'online' })
@@ -166,7 +168,7 @@ function deviceHandle (app: FastifyInstance, listener: DeviceListener, { url }: 
 
 function logStart (app: FastifyInstance, plans: readonly DevicePlan[], controlUrl: string, admin: boolean): void {
   const ports = plans.map(plan => plan.options.port)
-  app.log.info({ devices: plans.length, first: plans[0]?.name, last: plans.at(-1)?.name }, 'serving a fleet of devices')
+  app.log.info({ devices: plans.length, first: (plans[0] as DevicePlan).name, last: (plans.at(-1) as DevicePlan).name }, 'serving a fleet of devices')
   if (ports.every(port => port !== 0)) app.log.info({ from: Math.min(...ports), to: Math.max(...ports) }, 'device ports')
   if (admin) app.log.info(`the fleet's admin API at ${controlUrl}/__admin/devices, its dashboard at ${controlUrl}/__admin/ui/`)
   else app.log.info('no --admin-token: the fleet\'s admin API and dashboard are off')

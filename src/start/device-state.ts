@@ -6,11 +6,28 @@ import { CorsPolicy } from '../wire/cors.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { toDelayRange, type DelayRange } from '../util/delay.js'
 
-/** A device's state from its options: its tokens, CORS, faults, latency and journal, on its store. */
-export function deviceState (name: string, options: ResolvedOptions, store: DataStore): DeviceContext {
+/** What a device's state may also take: the device a proxy forwards to, and the rate limit's clock for a test. */
+export interface DeviceExtras {
+  proxiedDevice?: string
+  now?: () => number
+}
+
+/** A device's state from its options: its tokens and scoped tokens, CORS, faults, latency, rate limit and journal, on its store. */
+export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedDevice, now }: DeviceExtras = {}): DeviceContext {
   // With no --token any token opens the device API, except the admin token.
-  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
-  const control = new MockControl({ store, latency: latencyRange(options), allowPrefer: options.allowPrefer, seed: options.seed, journalSize: options.journalSize })
+  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken], options.scopedTokens)
+  const control = new MockControl({
+    store,
+    latency: latencyRange(options),
+    allowPrefer: options.allowPrefer,
+    seed: options.seed,
+    journalSize: options.journalSize,
+    ...(proxiedDevice === undefined ? {} : { proxiedDevice }),
+    access: tokens,
+    scopedTokens: options.scopedTokens,
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(now === undefined ? {} : { now })
+  })
   return new DeviceContext({ name, store, tokens, cors: new CorsPolicy(options.corsOrigins), control })
 }
 

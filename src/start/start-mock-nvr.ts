@@ -10,6 +10,8 @@ import { loadStartupData } from './startup-data.js'
 import { BUNDLED_FIXTURES } from '../data/fixtures.js'
 import { pickLimits } from '../config/limits.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
+import { baseUrl } from '../util/listen-address.js'
+import { describeListenError } from './listen-error.js'
 import { FLEET_OPTIONS, OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
@@ -39,10 +41,12 @@ export interface MockNvr extends ControlVerbs, HealthVerbs {
 export type StartOptions = MockNvrOptions & {
   /** Forward /nvr/v1 to this device, checking its answers against the contract; fixtures, data and tokens do not apply. */
   proxy?: ProxyOptions
+  /** The rate limit's clock in milliseconds (performance.now by default), for a test that moves time by hand. */
+  now?: () => number
 }
 
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
-export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOptions = {}): Promise<MockNvr> {
+export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: StartOptions = {}): Promise<MockNvr> {
   for (const key of FLEET_OPTIONS) {
     if (input[key] !== undefined) throw new OptionsError(`option ${key} starts a fleet: call startMockFleet instead`)
   }
@@ -55,7 +59,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   const logger = options.logger ?? createLogger(options)
   const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
-  const device = deviceState('nvr', options, store)
+  const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedDevice: proxy.target }), ...(now === undefined ? {} : { now }) })
   const { tokens, control } = device
   const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
   const life = new DeviceLife({ device, schedule, clock, seed: options.seed, log: logger })
@@ -113,7 +117,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
 }
 
 function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): DeviceProxy {
-  for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens'] as const) {
+  for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens', 'scopedTokens', 'rateLimit'] as const) {
     const value = input[option]
     if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
       throw new OptionsError(`option ${option} does not apply to a proxy: the device's data and tokens are used`)
@@ -147,7 +151,7 @@ async function listenOrClose (app: FastifyInstance, listener: DeviceListener, { 
     return await listener.listen(port, host)
   } catch (error) {
     await app.close()
-    throw error
+    throw describeListenError(error, host, port)
   }
 }
 
@@ -158,13 +162,11 @@ function logSchedule (app: FastifyInstance, life: DeviceLife, driftEvery: number
   if (clock instanceof ManualClock) app.log.info('the schedules\' clock is manual: it moves only when told (POST /__admin/clock)')
 }
 
-function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {
+function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer, scopedTokens, rateLimit }: ResolvedOptions): void {
+  // How many, never which: tokens stay out of the logs.
+  if (scopedTokens.length > 0) app.log.info({ scopedTokens: new Set(scopedTokens.map(({ token }) => token)).size }, 'scoped tokens see only their cameras; any other camera is 403')
+  if (rateLimit !== undefined) app.log.info({ rateLimit }, 'API requests are limited per token, per second; past the limit 429 with Retry-After')
   if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token; its dashboard at ${DASHBOARD_PATH}/`)
   if (latency !== undefined) app.log.info({ latency }, 'every API request is delayed')
   if (allowPrefer) app.log.info('Prefer headers may ask for a status or a delay (code=…, delay=…)')
-}
-
-/** The URL a client uses for a host and port; an IPv6 address goes in brackets. */
-export function baseUrl (host: string, port: number, protocol: 'http' | 'https' = 'http'): string {
-  return `${protocol}://${host.includes(':') ? `[${host}]` : host}:${port}`
 }

@@ -3,7 +3,7 @@ import { Type, type Static, type TLiteral } from '@sinclair/typebox'
 /** Longest id a fixture may hold; every such id stays reachable through the URL (see limits.ts). */
 export const MAX_ID_LENGTH = 1024
 
-const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$'
+export const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$'
 
 export const IdSchema = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })
 
@@ -18,11 +18,12 @@ export const CountingLineSchema = Type.Object({
   id: IdSchema,
   camera_id: IdSchema,
   name: Type.String(),
-  counting_line: Type.String(),
-  anchor: Type.String(),
-  coalesce_entries: Type.Boolean(),
-  class: Type.String(),
-  max_age: Type.Integer(),
+  // What real devices send, as descriptions only: the seed leaves these fields open, so any value is served.
+  counting_line: Type.String({ description: 'The line, as real devices send it: WKT LINESTRING(x y, x y, …) in pixels of the camera\'s frame' }),
+  anchor: Type.String({ description: 'A WKT POINT(x y) on the side of the line that counts as IN' }),
+  coalesce_entries: Type.Boolean({ description: 'Whether one tracked object counts once: a re-crossing in the same direction is ignored, a crossing back undoes the count' }),
+  class: Type.String({ description: 'What the detector counts, such as person, roller bags, shoulder bags or carry-ons' }),
+  max_age: Type.Integer({ description: 'How many frames a lost track lives on' }),
   created: TimestampSchema,
   updated: TimestampSchema
 }, { $id: 'CountingLine', additionalProperties: false })
@@ -82,3 +83,23 @@ export const CountingLineParamsSchema = Type.Object({
   id: Type.String({ description: 'Identifier of the camera' }),
   line_id: Type.String({ description: 'Identifier of the counting line' })
 })
+
+/** A bearer token that sees only some cameras; any other camera is 403 for it. */
+export const ScopedTokenSchema = Type.Object({
+  /** The bearer token, one word as an Authorization header carries it. */
+  token: Type.String({ minLength: 1, pattern: '^\\S+$' }),
+  /** The ids of the cameras it sees; none is allowed (every camera is then 403). */
+  cameras: Type.Array(IdSchema)
+}, { additionalProperties: false })
+export type ScopedToken = Static<typeof ScopedTokenSchema>
+
+/** Scoped tokens; the same token twice sees the cameras of both entries. */
+export const ScopedTokensSchema = Type.Array(ScopedTokenSchema)
+
+/** Requests per second per token (a bucket of as many), from 1 to 1000000. */
+export const RateLimitSchema = Type.Integer({ minimum: 1, maximum: 1_000_000 })
+
+/** The admin API's body setting the rate limit: requests per second per token, or null to turn it off. */
+export const RateLimitBodySchema = Type.Object({
+  rateLimit: Type.Union([RateLimitSchema, Type.Null()], { description: 'a whole number from 1 to 1000000, or null to turn the limit off' })
+}, { additionalProperties: false })

@@ -10,7 +10,7 @@ import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
 import { captureLogs } from '../helpers/log-capture.js'
 
 const LIST = '/nvr/v1/cameras/cam-1/counting_lines'
-const refusal = (status: number, message: string) => ({ result: { success: false, httpCode: status, message }, content: null })
+const refusal = (status: number, errorCode: string, errorMessage: string) => ({ result: { success: false, httpCode: status, errorCode, errorMessage }, content: null })
 const json = (body: unknown) => ({ headers: { ...ADMIN, 'content-type': 'application/json' }, payload: JSON.stringify(body) })
 
 t.test('the admin API is off unless an admin token is set: /__admin/ is a 404 in the envelope', async t => {
@@ -18,7 +18,7 @@ t.test('the admin API is off unless an admin token is set: /__admin/ is a 404 in
   for (const headers of [{}, AUTH, ADMIN]) {
     const response = await app.inject({ url: '/__admin/faults', headers })
     t.equal(response.statusCode, 404)
-    t.strictSame(response.json(), refusal(404, 'Nothing is served at this path.'))
+    t.strictSame(response.json(), refusal(404, 'PATH_NOT_FOUND', 'Nothing is served at this path.'))
   }
 })
 
@@ -32,28 +32,28 @@ t.test('a malformed admin URL is a 401 without the admin token and a 400 with it
   t.equal(unauthorized.headers['www-authenticate'], 'Bearer realm="mock-nvr admin"')
   const malformed = await app.inject({ url: '/__admin/faults/%zz', headers: ADMIN })
   t.equal(malformed.statusCode, 400)
-  t.strictSame(malformed.json(), refusal(400, 'The path holds malformed percent-encoding.'))
+  t.strictSame(malformed.json(), refusal(400, 'BAD_ENCODING', 'The path holds malformed percent-encoding.'))
 })
 
 t.test('every admin call needs the admin token; a missing or wrong one is a 401 with WWW-Authenticate', async t => {
   const { app } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
-  const cases: Array<[Record<string, string>, string, string]> = [
-    [{}, 'Bearer realm="mock-nvr admin"', 'The admin API needs an Authorization header with the admin token as a bearer token.'],
-    [{ authorization: 'Basic YWRtaW46YWRtaW4=' }, 'Bearer realm="mock-nvr admin"', 'The admin API needs an Authorization header with the admin token as a bearer token.'],
-    [{ authorization: 'Bearer a b' }, 'Bearer realm="mock-nvr admin", error="invalid_request"', 'The Authorization header must be "Bearer" followed by one token.'],
-    [{ authorization: 'Bearer wrong-admin' }, 'Bearer realm="mock-nvr admin", error="invalid_token"', 'The bearer token is not the admin token.'],
-    [AUTH, 'Bearer realm="mock-nvr admin", error="invalid_token"', 'The bearer token is not the admin token.']
+  const cases: Array<[Record<string, string>, string, string, string]> = [
+    [{}, 'Bearer realm="mock-nvr admin"', 'NO_CREDENTIALS', 'The admin API needs an Authorization header with the admin token as a bearer token.'],
+    [{ authorization: 'Basic YWRtaW46YWRtaW4=' }, 'Bearer realm="mock-nvr admin"', 'NO_CREDENTIALS', 'The admin API needs an Authorization header with the admin token as a bearer token.'],
+    [{ authorization: 'Bearer a b' }, 'Bearer realm="mock-nvr admin", error="invalid_request"', 'MALFORMED_CREDENTIALS', 'The Authorization header must be "Bearer" followed by one token.'],
+    [{ authorization: 'Bearer wrong-admin' }, 'Bearer realm="mock-nvr admin", error="invalid_token"', 'TOKEN_REFUSED', 'The bearer token is not the admin token.'],
+    [AUTH, 'Bearer realm="mock-nvr admin", error="invalid_token"', 'TOKEN_REFUSED', 'The bearer token is not the admin token.']
   ]
-  for (const [headers, challenge, message] of cases) {
+  for (const [headers, challenge, code, message] of cases) {
     for (const [method, url] of [['GET', '/__admin/faults'], ['POST', '/__admin/reset'], ['GET', '/__admin/no-such-thing']] as const) {
       const response = await app.inject({ method, url, headers })
       t.equal(response.statusCode, 401, `${method} ${url} ${JSON.stringify(headers)}`)
       t.equal(response.headers['www-authenticate'], challenge)
-      t.strictSame(response.json(), refusal(401, message))
+      t.strictSame(response.json(), refusal(401, code, message))
     }
   }
   const unknown = await app.inject({ url: '/__admin/no-such-thing', headers: ADMIN })
-  t.strictSame(unknown.json(), refusal(404, 'Nothing is served at this path.'))
+  t.strictSame(unknown.json(), refusal(404, 'PATH_NOT_FOUND', 'Nothing is served at this path.'))
 })
 
 t.test('the admin token does not open the device API, with or without configured device tokens', async t => {
@@ -108,7 +108,7 @@ t.test('admin calls are logged by what they did, never with the admin token', as
   await app.inject({ url: '/__admin/faults', headers: { authorization: 'Bearer refused-admin-secret' } })
   const messages = logs.records.map(record => record.msg)
   for (const message of ['admin: fault-1 injected', 'admin: fault-1 cleared', 'admin: every fault cleared', 'admin: data replaced',
-    'admin: data reset to the start-up data', 'admin: reset to the start-up data, no faults, an empty journal']) {
+    'admin: data reset to the start-up data', 'admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal']) {
     t.ok(messages.includes(message), message)
   }
   t.equal(logs.records.filter(record => record.msg === 'request completed').length, 7)

@@ -4,7 +4,7 @@ import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
 
 const LIST = '/nvr/v1/cameras/cam-1/counting_lines'
 const ok = (content: unknown, status = 200) => ({ result: { success: true, httpCode: status }, content })
-const refusal = (status: number, message: string) => ({ result: { success: false, httpCode: status, message }, content: null })
+const refusal = (status: number, errorCode: string, errorMessage: string) => ({ result: { success: false, httpCode: status, errorCode, errorMessage }, content: null })
 const json = (body: unknown) => ({ headers: { ...ADMIN, 'content-type': 'application/json' }, payload: JSON.stringify(body) })
 
 t.test('data over HTTP: GET shows it, PUT replaces it for the very next request, DELETE returns to the start-up data', async t => {
@@ -35,7 +35,7 @@ t.test('a refused data replacement is a 400 naming each JSON path and problem, a
   for (const [body, problems] of cases) {
     const response = await put(body)
     t.equal(response.statusCode, 400)
-    t.strictSame(response.json(), refusal(400, `The request body is invalid: ${problems}.`))
+    t.strictSame(response.json(), refusal(400, 'INVALID_BODY', `The request body is invalid: ${problems}.`))
   }
   t.equal((await app.inject({ url: LIST, headers: AUTH })).json().content[0].name, 'Door', 'the old data is still served')
 })
@@ -52,7 +52,7 @@ t.test('faults over HTTP: POST injects one, GET lists them, DELETE clears one or
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 200, 'back to normal after N requests')
 
   t.strictSame((await app.inject({ method: 'DELETE', url: '/__admin/faults/fault-2', headers: ADMIN })).json(), ok(null))
-  t.strictSame((await app.inject({ method: 'DELETE', url: '/__admin/faults/fault-2', headers: ADMIN })).json(), refusal(404, 'No fault has the id "fault-2".'))
+  t.strictSame((await app.inject({ method: 'DELETE', url: '/__admin/faults/fault-2', headers: ADMIN })).json(), refusal(404, 'FAULT_NOT_FOUND', 'No fault has the id "fault-2".'))
   await app.inject({ method: 'POST', url: '/__admin/faults', ...json({ status: 500 }) })
   t.strictSame((await app.inject({ method: 'DELETE', url: '/__admin/faults', headers: ADMIN })).json(), ok(null))
   t.strictSame((await app.inject({ url: '/__admin/faults', headers: ADMIN })).json(), ok([]))
@@ -74,11 +74,11 @@ t.test('a bad fault body is a 400 in the envelope saying what is wrong and where
   for (const [payload, status, message] of cases) {
     const response = await post(payload)
     t.equal(response.statusCode, status, payload)
-    t.strictSame(response.json(), refusal(status, message))
+    t.strictSame(response.json(), refusal(status, 'INVALID_BODY', message))
   }
   const plainText = await post('status=503', 'text/plain')
   t.equal(plainText.statusCode, 415)
-  t.strictSame(plainText.json(), refusal(415, 'The request body must be JSON, sent with Content-Type: application/json.'))
+  t.strictSame(plainText.json(), refusal(415, 'INVALID_BODY', 'The request body must be JSON, sent with Content-Type: application/json.'))
   t.strictSame(control.faults(), [], 'nothing was injected')
 })
 

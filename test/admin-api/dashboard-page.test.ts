@@ -55,7 +55,7 @@ t.test('with the admin API off, the page is a 404 like any unknown path', async 
   for (const url of ['/__admin/ui/', '/__admin/ui/main.js']) {
     const response = await app.inject({ url })
     t.equal(response.statusCode, 404, url)
-    t.match(response.json(), { result: { httpCode: 404, message: 'Nothing is served at this path.' } })
+    t.match(response.json(), { result: { httpCode: 404, errorCode: 'PATH_NOT_FOUND', errorMessage: 'Nothing is served at this path.' } })
   }
 })
 

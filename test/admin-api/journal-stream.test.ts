@@ -158,7 +158,7 @@ t.test('over a real socket: requests answered appear in order; the ninth stream 
   const ninth = await openStream(origin)
   t.equal(ninth.statusCode, 503)
   t.equal(ninth.headers['retry-after'], '5')
-  t.match(JSON.parse(await text(ninth)), { result: { httpCode: 503, message: '8 streams of the journal are open already; close one first.' } })
+  t.match(JSON.parse(await text(ninth)), { result: { httpCode: 503, errorCode: 'TOO_MANY_STREAMS', errorMessage: '8 streams of the journal are open already; close one first.' } })
   for (const response of streams.slice(1)) response.destroy()
 
   const events = parseEvents(streams[0]!)[Symbol.asyncIterator]()

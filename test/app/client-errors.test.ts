@@ -28,7 +28,7 @@ t.test('headers over the limit get a 431 in the envelope, then the connection cl
   const answer = await exchange(port, `GET /nvr/v1/cameras/${'x'.repeat(9000)}/counting_lines HTTP/1.1\r\nHost: x\r\n\r\n`)
   t.match(answer, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/)
   t.match(answer, /Connection: close/)
-  t.match(answer, /\r\n\r\n\{"result":\{"success":false,"httpCode":431,"message":"The request was refused: Request Header Fields Too Large\."\},"content":null\}$/)
+  t.match(answer, /\r\n\r\n\{"result":\{"success":false,"httpCode":431,"errorCode":"HEADERS_TOO_LARGE","errorMessage":"The request was refused: Request Header Fields Too Large\."\},"content":null\}$/)
 })
 
 t.test('bytes that are not HTTP get a 400 in the envelope', async t => {

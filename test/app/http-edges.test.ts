@@ -32,7 +32,7 @@ t.test('an HTTP/1.1 request without Host gets 400 in the envelope, after the bea
   const port = await listening(t)
   const [missing] = await ask(port, `GET ${LIST} HTTP/1.1\r\nAuthorization: ${AUTH.authorization}\r\n\r\n`)
   t.equal(missing?.status, 400)
-  t.equal(missing?.body, '{"result":{"success":false,"httpCode":400,"message":"An HTTP/1.1 request needs a Host header."},"content":null}')
+  t.equal(missing?.body, '{"result":{"success":false,"httpCode":400,"errorCode":"MALFORMED_REQUEST","errorMessage":"An HTTP/1.1 request needs a Host header."},"content":null}')
   t.equal(missing?.headers['access-control-allow-origin'], '*')
   t.equal((await ask(port, `GET ${LIST} HTTP/1.1\r\n\r\n`))[0]?.status, 401)
   for (const url of ['/nvr/v1', '/nvr/v1?x=1', '/nvr/v1/']) {
@@ -55,7 +55,7 @@ t.test('CONNECT is refused with 405 in the envelope and no tunnel opens', async 
   t.equal(answers.length, 1)
   t.equal(answers[0]?.status, 405)
   t.equal(answers[0]?.headers.allow, 'GET, HEAD')
-  t.equal(answers[0]?.body, '{"result":{"success":false,"httpCode":405,"message":"The CONNECT method is not allowed here; use GET or HEAD."},"content":null}')
+  t.equal(answers[0]?.body, '{"result":{"success":false,"httpCode":405,"errorCode":"METHOD_NOT_ALLOWED","errorMessage":"The CONNECT method is not allowed here; use GET or HEAD."},"content":null}')
 })
 
 t.test('a body nobody reads is not drained: the answer comes before it and the connection closes', async t => {

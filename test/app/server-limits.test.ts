@@ -16,7 +16,7 @@ async function start (t: Test, options: MockNvrOptions) {
   return nvr
 }
 
-const REQUEST_TIMEOUT_ANSWER = /^HTTP\/1\.1 408 Request Timeout\r\n[^]*\r\n\r\n\{"result":\{"success":false,"httpCode":408,"message":"The request was refused: Request Timeout\."\},"content":null\}$/
+const REQUEST_TIMEOUT_ANSWER = /^HTTP\/1\.1 408 Request Timeout\r\n[^]*\r\n\r\n\{"result":\{"success":false,"httpCode":408,"errorCode":"REQUEST_TIMEOUT","errorMessage":"The request was refused: Request Timeout\."\},"content":null\}$/
 
 t.test('a client that never finishes its headers is cut off with a 408 (slow-loris)', async t => {
   const nvr = await start(t, { headersTimeout: 150, requestTimeout: 0 })

@@ -14,7 +14,7 @@ t.test('--devices 200: the control line first, the manifest and the admin list a
   await Promise.race([printed(run, 'mock-nvr fleet of 200 devices ready\n'), run.exit.then(code => { throw new Error(`exited ${String(code)}: ${run.stderr()}`) })])
   const lines = run.stdout().trimEnd().split('\n')
   const control = /^mock-nvr fleet control on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] as string)?.[1] as string
-  t.ok(control, lines[0])
+  t.ok(control, lines[0] as string)
   t.equal(lines.at(-1), 'mock-nvr fleet of 200 devices ready')
   const written = JSON.parse(await readFile(manifest, 'utf8')) as { devices: Array<{ name: string, url: string, cameras: string[] }> }
   const listed = (await (await fetch(`${control}/__admin/devices`, { headers: ADMIN })).json() as { content: { devices: Array<Record<string, unknown>> } }).content.devices

@@ -50,7 +50,7 @@ t.test('injectFault() refuses a bad spec, naming each problem and where it is', 
     t.throws(() => nvr.injectFault(spec as never), { name: 'InvalidFaultError', problems }, JSON.stringify(spec))
   refused({}, [{ path: '', message: 'needs status, drop, malformed or delay: what should happen to the requests' }])
   refused({ status: 503, drop: true, malformed: true }, [{ path: '/drop', message: 'cannot be combined with status: a request gets one answer' }])
-  refused({ drop: true, retryAfter: 5, message: 'x' }, [{ path: '/message', message: 'only goes with status' }, { path: '/retryAfter', message: 'only goes with status' }])
+  refused({ drop: true, retryAfter: 5, errorCode: 'X', errorMessage: 'x' }, [{ path: '/errorCode', message: 'only goes with status' }, { path: '/errorMessage', message: 'only goes with status' }, { path: '/retryAfter', message: 'only goes with status' }])
   refused({ delay: { min: 500, max: 100 } }, [{ path: '/delay', message: 'must go from low to high, not from 500 to 100' }])
   refused({ delay: '800' }, [{ path: '/delay', message: 'must be milliseconds from 0 to 300000, or { "min": …, "max": … } for a random delay in that range' }])
   refused({ status: 200 }, [{ path: '/status', message: 'must be at least 400' }])

@@ -21,7 +21,7 @@ t.test('with allowPrefer, code=… answers that status, and Preference-Applied s
   t.equal(response.headers['retry-after'], '1')
   t.equal(response.headers['preference-applied'], 'code=503')
   t.equal(response.headers['access-control-allow-origin'], '*')
-  t.strictSame(response.json(), { result: { success: false, httpCode: 503, message: 'Injected fault: 503 Service Unavailable.' }, content: null })
+  t.strictSame(response.json(), { result: { success: false, httpCode: 503, errorCode: 'INJECTED_FAULT', errorMessage: 'Injected fault: 503 Service Unavailable.' }, content: null })
   t.match(control.requests(), [{ status: 503, fault: 'prefer', authenticated: true }])
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 200, 'only that request')
 })
@@ -77,7 +77,7 @@ t.test('a bad code or delay in Prefer is a 400 saying what is wrong', async t =>
   for (const [prefer, problem] of cases) {
     const response = await app.inject({ url: LIST, headers: { ...AUTH, prefer } })
     t.equal(response.statusCode, 400, prefer)
-    t.equal(response.json().result.message, `The request was refused: ${problem}.`)
+    t.strictSame(response.json().result, { success: false, httpCode: 400, errorCode: 'INVALID_PREFER', errorMessage: `The request was refused: ${problem}.` })
   }
 })
 

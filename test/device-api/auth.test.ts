@@ -62,18 +62,18 @@ t.test('the challenge carries the error only when credentials were sent', async 
 
 t.test('every refused request is a 401 in the envelope with WWW-Authenticate', async t => {
   const app = await build(t)
-  const cases: Array<[Record<string, string>, string, string]> = [
-    [{}, 'Bearer realm="mock-nvr"', 'This request needs an Authorization header with a bearer token.'],
-    [{ authorization: 'Basic dXNlcjpwYXNz' }, 'Bearer realm="mock-nvr"', 'This request needs an Authorization header with a bearer token.'],
-    [{ authorization: 'Bearer' }, 'Bearer realm="mock-nvr", error="invalid_request"', 'The Authorization header must be "Bearer" followed by one token.'],
-    [{ authorization: 'Bearer a b' }, 'Bearer realm="mock-nvr", error="invalid_request"', 'The Authorization header must be "Bearer" followed by one token.'],
-    [{ authorization: 'Bearer wrong-token' }, 'Bearer realm="mock-nvr", error="invalid_token"', 'The bearer token was not accepted.']
+  const cases: Array<[Record<string, string>, string, string, string]> = [
+    [{}, 'Bearer realm="mock-nvr"', 'NO_CREDENTIALS', 'This request needs an Authorization header with a bearer token.'],
+    [{ authorization: 'Basic dXNlcjpwYXNz' }, 'Bearer realm="mock-nvr"', 'NO_CREDENTIALS', 'This request needs an Authorization header with a bearer token.'],
+    [{ authorization: 'Bearer' }, 'Bearer realm="mock-nvr", error="invalid_request"', 'MALFORMED_CREDENTIALS', 'The Authorization header must be "Bearer" followed by one token.'],
+    [{ authorization: 'Bearer a b' }, 'Bearer realm="mock-nvr", error="invalid_request"', 'MALFORMED_CREDENTIALS', 'The Authorization header must be "Bearer" followed by one token.'],
+    [{ authorization: 'Bearer wrong-token' }, 'Bearer realm="mock-nvr", error="invalid_token"', 'TOKEN_REFUSED', 'The bearer token was not accepted.']
   ]
-  for (const [headers, challenge, message] of cases) {
+  for (const [headers, challenge, errorCode, errorMessage] of cases) {
     const response = await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines', headers })
     t.equal(response.statusCode, 401)
     t.equal(response.headers['www-authenticate'], challenge)
-    t.strictSame(response.json(), { result: { success: false, httpCode: 401, message }, content: null })
+    t.strictSame(response.json(), { result: { success: false, httpCode: 401, errorCode, errorMessage }, content: null })
     t.notMatch(response.body, /wrong-token|dXNlcjpwYXNz/, 'the token is not echoed')
   }
 })

@@ -30,7 +30,7 @@ async function device (t: Test) {
       else if (url === '/nvr/v1/cameras/cam-2/counting_lines') send(response, 200, ok([BAD]))
       else if (url === '/nvr/v1/cameras/cam-2/counting_lines/line-bad') send(response, 200, ok(BAD))
       // /nvr/v1/slow is never answered.
-      else if (url !== '/nvr/v1/slow') send(response, 404, { result: { success: false, httpCode: 404, message: 'none' }, content: null })
+      else if (url !== '/nvr/v1/slow') send(response, 404, { result: { success: false, httpCode: 404, errorCode: 'CAMERA_NOT_FOUND', errorMessage: 'none' }, content: null })
     })
   })
 }
@@ -75,7 +75,7 @@ t.test('answers pass through unchanged, with the client\'s own Authorization; vi
 
   const slow = await fetch(`${proxy.url}/nvr/v1/slow`, { headers: AUTH })
   t.equal(slow.status, 504)
-  t.match(await slow.json(), { result: { success: false, httpCode: 504, message: 'The device did not answer: no answer within 500 ms.' } })
+  t.match(await slow.json(), { result: { success: false, httpCode: 504, errorCode: 'DEVICE_TIMEOUT', errorMessage: 'The device did not answer: no answer within 500 ms.' } })
 })
 
 t.test('only a read is checked: an answer that is not JSON is a violation; other paths, and ids that cannot be decoded, pass unchecked', async t => {
@@ -117,7 +117,7 @@ t.test('an https:// device is trusted with ca; untrusted, it did not answer (502
   t.teardown(() => untrusted.close())
   const refused = await fetch(`${untrusted.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
   t.equal(refused.status, 502)
-  t.match(await refused.json(), { result: { success: false, httpCode: 502, message: /^The device did not answer: the device's certificate is not trusted \(.+\): pass --ca FILE/ } })
+  t.match(await refused.json(), { result: { success: false, httpCode: 502, errorCode: 'DEVICE_UNREACHABLE', errorMessage: 'The device did not answer: the device\'s certificate is not trusted: it is self-signed: pass --ca FILE with its certificate (or its CA\'s), or --insecure to skip the check.' } })
 })
 
 t.test('faults, latency and Prefer apply in front of the device', async t => {

@@ -61,6 +61,7 @@ t.test('/__admin/… without a name addresses every device: faults, journal and 
   t.equal((await admin('DELETE', '/__admin/faults')).status, 200)
   t.strictSame((await admin('GET', '/__admin/faults')).content, [])
   t.match(await admin('POST', '/__admin/faults', { status: 'x' }), { status: 400, result: { errorCode: 'INVALID_BODY' } })
+  t.match(await admin('POST', '/__admin/faults', { delay: { min: 500, max: 100 } }), { status: 400, result: { errorCode: 'INVALID_BODY' } })
   t.strictSame((await admin('GET', '/__admin/faults')).content, [], 'a refused spec changes no device')
 
   fleet.device('nvr-001')?.injectFault({ status: 502 })

@@ -21,7 +21,7 @@ t.test('a fleet file\'s problems are each named by file, JSON path and what is w
   t.equal((await refusal(t, JSON.stringify({ generate: '3y4', devices: [{ name: 'a', generate: '2x2', fixtures: 'x' }] }))).message,
     'Invalid fleet file:\n  FILE: /generate: must be CAMERASxLINES, e.g. 100x20, not \'3y4\'\n  FILE: /devices/0/generate: cannot be given with fixtures: choose one source of data')
   t.match((await refusal(t, JSON.stringify({ devices: [{ name: 'a', scopedTokens: [{ token: 'x' }], rateLimit: 0 }] }))).message, /\/devices\/0\/scopedTokens\/0\/cameras[\s\S]*\/devices\/0\/rateLimit/)
-  t.match((await readFleetFile('/no/such/fleet.json').catch((error: Error) => error)).message, 'Invalid fleet file:\n  /no/such/fleet.json: no such file or folder')
+  t.match(((await readFleetFile('/no/such/fleet.json').catch((error: Error) => error)) as Error).message, 'Invalid fleet file:\n  /no/such/fleet.json: no such file or folder')
 })
 
 t.test('a good file: fixtures relative to it, shared; generate per device; top-level settings for every device', async t => {

@@ -3,7 +3,9 @@ import { once } from 'node:events'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { startMockFleet, type MockFleet } from '../../src/index.js'
+import { get } from 'node:https'
+import { FleetListenError, startMockFleet, type MockFleet } from '../../src/index.js'
+import { startFleetCommand } from '../../src/cli/fleet-command.js'
 import { AUTH, SAMPLE_DATA } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
 
@@ -102,4 +104,32 @@ t.test('ports follow the fleet\'s port; the control port is the one before, or t
   await fleet.devices[1]?.close()
   await t.rejects(fetch(`${fleet.devices[1]?.url as string}/healthz`), 'a device\'s close() closes its port alone')
   t.equal((await fetch(`${fleet.devices[0]?.url as string}/healthz`)).status, 200)
+})
+
+t.test('over HTTPS every device serves with the one certificate, which each handle gives', async t => {
+  const fleet = await fleetOf(t, { count: 2, data: SAMPLE_DATA, tlsSelfSigned: true })
+  const [first, second] = fleet.devices
+  t.match(fleet.controlUrl, /^https:/)
+  t.equal(first?.certificate, second?.certificate)
+  const status = await new Promise<number | undefined>((resolve, reject) => {
+    get(`${second?.url as string}/healthz`, { ca: second?.certificate }, response => {
+      response.resume()
+      resolve(response.statusCode)
+    }).on('error', reject)
+  })
+  t.equal(status, 200)
+})
+
+t.test('a port that fails for another reason is named with the reason', async t => {
+  const cause = Object.assign(new Error('permission denied'), { code: 'EACCES' })
+  t.equal(new FleetListenError('nvr-001', 80, cause).message, 'device nvr-001 cannot listen on port 80: permission denied; no device was started')
+})
+
+t.test('the command line\'s fleet file without top-level data keeps the flags\' data', async t => {
+  const dir = t.testdir({ 'fleet.json': JSON.stringify({ devices: [{ name: 'a' }, { name: 'b', generate: '1x1' }] }) })
+  let control = ''
+  const fleet = await startFleetCommand({ fleet: join(dir, 'fleet.json'), port: 0, generate: { cameras: 2, linesPerCamera: 1 } }, url => { control = url })
+  t.teardown(() => fleet.close())
+  t.equal(control, fleet.controlUrl)
+  t.strictSame(fleet.devices.map(device => device.data().cameras?.length), [2, 1])
 })

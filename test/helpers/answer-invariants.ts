@@ -90,8 +90,9 @@ function checkEnvelope (status: number, headers: Answer['headers'], body: string
     if (Object.keys(result ?? {}).join() !== 'success,httpCode' || result?.success !== true) fail('a success is not the success envelope')
     return
   }
-  if (Object.keys(result ?? {}).join() !== 'success,httpCode,message' || result?.success !== false) fail('a 4xx is not the error envelope')
-  if (typeof result?.message !== 'string' || result.message === '') fail('an error has no message')
+  if (Object.keys(result ?? {}).join() !== 'success,httpCode,errorCode,errorMessage' || result?.success !== false) fail('a 4xx is not the error envelope')
+  if (typeof result?.errorCode !== 'string' || !/^[A-Z][A-Z_]*$/.test(result.errorCode)) fail('an error has no errorCode from the catalogue')
+  if (typeof result?.errorMessage !== 'string' || result.errorMessage === '') fail('an error has no errorMessage')
   if (content !== null) fail('an error has content')
 }
 

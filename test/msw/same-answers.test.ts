@@ -10,8 +10,8 @@ const journal = (entries: JournalEntry[]) => entries.map(({ method, path, url, p
 
 const TOKEN = 'front-token'
 const AUTH = { authorization: `Bearer ${TOKEN}` }
-const LIST = '/nvr/v1/cameras/cam-entrance-main/counting_lines'
-const LINE = `${LIST}/line-entrance-door`
+const LIST = '/nvr/v1/cameras/cam-pier-b-gates/counting_lines'
+const LINE = `${LIST}/line-b12-boarding-door`
 
 // The contract table's requests: every success and every refusal, with and without a token.
 const TABLE: Array<[string, RequestInit]> = [
@@ -30,13 +30,13 @@ const TABLE: Array<[string, RequestInit]> = [
   ['/nvr/v1/cameras/nope/counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/nope/counting_lines/line-1', { headers: AUTH }],
   // A line that exists, asked for under another camera: line ids are unique per camera only.
-  ['/nvr/v1/cameras/cam-lobby/counting_lines/line-entrance-door', { headers: AUTH }],
+  ['/nvr/v1/cameras/cam-security-exit/counting_lines/line-b12-boarding-door', { headers: AUTH }],
   [`${LIST}/nope`, { headers: AUTH }],
   [`${LIST}/nope`, { method: 'HEAD', headers: AUTH }],
   [`${LIST}//`, { headers: AUTH }],
   ['/nvr/v1/cameras//counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/cam%2Dentrance-main/counting_lines', { headers: AUTH }],
-  ['/nvr/v1/cam%65ras/cam-lobby/counting_lines', { headers: AUTH }],
+  ['/nvr/v1/cam%65ras/cam-security-exit/counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/a%2Fb/counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/東京/counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/%zz/counting_lines', { headers: AUTH }],
@@ -83,13 +83,13 @@ for (const [name, options] of SETTINGS) {
 t.test('injected faults get the same answers from both', async t => {
   const { both, server, msw } = await twins(t, { tokens: [TOKEN] })
   const faults = [
-    { status: 503 }, { status: 429, retryAfter: 7 }, { status: 401 }, { status: 405 }, { status: 500, message: 'Boom.' }, { status: 418 },
-    { status: 503, route: 'list' as const }, { status: 503, route: 'retrieve' as const }, { status: 502, camera: 'cam-lobby' },
+    { status: 503 }, { status: 429, retryAfter: 7 }, { status: 401 }, { status: 405 }, { status: 500, errorMessage: 'Boom.' }, { status: 409, errorCode: 'LOCKED_BY_SITE', errorMessage: 'Locked.' }, { status: 418 },
+    { status: 503, route: 'list' as const }, { status: 503, route: 'retrieve' as const }, { status: 502, camera: 'cam-security-exit' },
     { malformed: true as const }, { drop: true as const }, { delay: 1, status: 504 }, { status: 503, times: 1 },
-    { delay: 1 }, { drop: true as const, route: 'retrieve' as const }, { malformed: true as const, camera: 'cam-lobby', times: 2 }
+    { delay: 1 }, { drop: true as const, route: 'retrieve' as const }, { malformed: true as const, camera: 'cam-security-exit', times: 2 }
   ]
   const requests: Array<[string, RequestInit]> = [
-    [LIST, { headers: AUTH }], [LINE, { headers: AUTH }], [LINE, { method: 'HEAD', headers: AUTH }], ['/nvr/v1/cameras/cam-lobby/counting_lines', { headers: AUTH }],
+    [LIST, { headers: AUTH }], [LINE, { headers: AUTH }], [LINE, { method: 'HEAD', headers: AUTH }], ['/nvr/v1/cameras/cam-security-exit/counting_lines', { headers: AUTH }],
     [`${LIST}/nope`, { headers: AUTH }], [LIST, { method: 'POST', headers: AUTH }], ['/nvr/v1/elsewhere', { headers: AUTH }], [LIST, {}]
   ]
   for (const fault of faults) {
@@ -108,7 +108,7 @@ t.test('injected faults get the same answers from both', async t => {
 t.test('odd requests get the same answers from both', async t => {
   const { both } = await twins(t, { tokens: [TOKEN] })
   const segment = fc.oneof(
-    fc.constantFrom('cameras', 'counting_lines', 'cam-entrance-main', 'cam-lobby', 'line-entrance-door', '', '.', '..', '%2F', '%25', '%zz', '%C3',
+    fc.constantFrom('cameras', 'counting_lines', 'cam-pier-b-gates', 'cam-security-exit', 'line-b12-boarding-door', '', '.', '..', '%2F', '%25', '%zz', '%C3',
       '%E6%9D%B1', 'a b', ';', 'x?y', '#f', '%2e', 'COUNTING_LINES', '%63ameras', '+', '東京', '\u{1F6AA}'),
     fc.string({ maxLength: 6 })
   )
@@ -147,4 +147,75 @@ t.test('awkward data gets the same bytes from both', async t => {
     t.equal((fromServer as { status: number }).status, 200, path)
     t.strictSame(fromMsw, fromServer, path)
   }
+})
+
+// Explicit data, so the ids below hold whatever the bundled fixtures become.
+const SCOPE_DATA = {
+  cameras: [{ id: 'cam-a' }, { id: 'cam-b' }, { id: 'cam-c' }],
+  counting_lines: [
+    { id: 'line-a', camera_id: 'cam-a', name: 'A', counting_line: 'LINESTRING(0 0, 10 10)', anchor: 'POINT(5 0)', coalesce_entries: true, class: 'person', max_age: 15, created: '2024-05-01T08:30:00.000Z', updated: '2024-05-01T08:30:00.000Z' },
+    { id: 'line-b', camera_id: 'cam-b', name: 'B', counting_line: 'LINESTRING(0 0, 10 10)', anchor: 'POINT(5 0)', coalesce_entries: true, class: 'person', max_age: 30, created: '2024-05-01T08:30:00.000Z', updated: '2024-05-01T08:30:00.000Z' }
+  ]
+}
+const SCOPED = 'scoped-front'
+
+for (const [name, tokens] of [['a fixed token', [TOKEN]], ['any token', []]] as const) {
+  t.test(`scoped tokens get the same answers from both, 403 outside their cameras (${name})`, async t => {
+    const { both, server, msw } = await twins(t, { data: SCOPE_DATA, tokens, scopedTokens: [{ token: SCOPED, cameras: ['cam-a'] }, { token: SCOPED, cameras: ['cam-c'] }] })
+    const scoped = { authorization: `Bearer ${SCOPED}` }
+    const requests: Array<[string, RequestInit]> = [
+      ['/nvr/v1/cameras/cam-a/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-a/counting_lines/line-a', { method: 'HEAD', headers: scoped }],
+      ['/nvr/v1/cameras/cam-a/counting_lines/nope', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-c/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { method: 'HEAD', headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines/line-b', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines/line-b', { method: 'HEAD', headers: scoped }],
+      ['/nvr/v1/cameras/unknown/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/unknown/counting_lines/line-a', { method: 'HEAD', headers: scoped }],
+      ['/nvr/v1/cameras/a%2Fb/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { method: 'POST', headers: scoped }],
+      ['/nvr/v1/cameras', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { headers: AUTH }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { headers: { authorization: 'Bearer not-scoped' } }]
+    ]
+    for (const [path, init] of requests) {
+      const { server: fromServer, msw: fromMsw } = await both(path, init)
+      t.strictSame(fromMsw, fromServer, `${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers)}`)
+    }
+    t.equal(((await both('/nvr/v1/cameras/cam-b/counting_lines', { headers: scoped })).msw as { status: number }).status, 403)
+
+    // Replaced at run time, on both.
+    t.strictSame(msw.setScopedTokens([{ token: SCOPED, cameras: ['cam-b'] }]), server.setScopedTokens([{ token: SCOPED, cameras: ['cam-b'] }]))
+    for (const path of ['/nvr/v1/cameras/cam-a/counting_lines', '/nvr/v1/cameras/cam-b/counting_lines/line-b']) {
+      const { server: fromServer, msw: fromMsw } = await both(path, { headers: scoped })
+      t.strictSame(fromMsw, fromServer, `after setScopedTokens: ${path}`)
+    }
+    t.strictSame(journal(msw.requests()), journal(server.requests()), 'the journals agree')
+  })
+}
+
+t.test('the rate limit gets the same answers from both, per token, on a clock the test moves', async t => {
+  let now = 0
+  const { both, server, msw } = await twins(t, { data: SCOPE_DATA, tokens: [TOKEN, 'second'], rateLimit: 2, now: () => now })
+  const list = '/nvr/v1/cameras/cam-a/counting_lines'
+  const second = { authorization: 'Bearer second' }
+  const requests: Array<[string, RequestInit]> = [
+    [list, { headers: AUTH }], [list, { method: 'HEAD', headers: AUTH }], [list, { headers: AUTH }], [list, { method: 'HEAD', headers: AUTH }],
+    ['/nvr/v1/nothing', { headers: AUTH }], [list, { headers: second }], [list, {}], [list, { headers: { authorization: 'Bearer wrong' } }],
+    [list, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } }],
+    [list, { headers: second }], [list, { headers: second }]
+  ]
+  for (const [path, init] of requests) {
+    const { server: fromServer, msw: fromMsw } = await both(path, init)
+    t.strictSame(fromMsw, fromServer, `${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers ?? {})}`)
+  }
+  now += 500
+  const { server: fromServer, msw: fromMsw } = await both(list, { headers: AUTH })
+  t.strictSame(fromMsw, fromServer, 'one request back after 1/2 s')
+  t.equal((fromMsw as { status: number }).status, 200)
+  t.strictSame(msw.setRateLimit(null), server.setRateLimit(null))
+  t.strictSame(journal(msw.requests()), journal(server.requests()), 'the journals agree')
+  t.strictSame(journal(msw.requests()).map(entry => entry.status), [200, 200, 429, 429, 429, 200, 401, 401, 204, 200, 429, 200])
 })

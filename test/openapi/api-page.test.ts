@@ -41,5 +41,5 @@ t.test('a missing file of the page gets the error envelope', async t => {
   const app = await build(t)
   const response = await app.inject('/docs/static/nothing-here.js')
   t.equal(response.statusCode, 404)
-  t.strictSame(response.json(), { result: { success: false, httpCode: 404, message: 'Nothing is served at this path.' }, content: null })
+  t.strictSame(response.json(), { result: { success: false, httpCode: 404, errorCode: 'PATH_NOT_FOUND', errorMessage: 'Nothing is served at this path.' }, content: null })
 })

@@ -3,6 +3,8 @@ import { CLI_OPTIONS, envName, helpText, shownDefault } from '../../src/cli/args
 import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { line } from '../helpers/app.js'
 import { DOC_PAGES, docSection, readDoc } from '../helpers/docs.js'
+import { ERROR_CODES } from '../../src/contract/error-codes.js'
+import { apiErrors, type ApiError } from '../../src/wire/errors.js'
 
 const readme = readDoc('README.md')
 const commandLine = readDoc('docs/command-line.md')
@@ -97,4 +99,19 @@ t.test('the request log example has the fields, order and precision of a real re
   t.strictSame(Object.values(shown).map(value => typeof value), Object.values(real).map(value => typeof value))
   t.match(written, /"responseTime":\d+(\.\d{1,2})?,/, 'to 0.01 ms')
   t.match(example, /"responseTime":\d+(\.\d{1,2})?,/)
+})
+
+t.test('the error catalogue in docs/contract.md lists every errorCode, with the status of its answers', async t => {
+  const section = docSection(readDoc('docs/contract.md'), 'error-codes')
+  const documented = [...section.matchAll(/^\| `([A-Z_]+)` \|/gm)].map(([, code]) => code)
+  t.strictSame(documented, Object.values(ERROR_CODES), 'the same codes, in the catalogue\'s order')
+  const answers: Array<[ApiError, string]> = [
+    [apiErrors.unauthorized('no_credentials'), 'NO_CREDENTIALS'], [apiErrors.cameraNotFound('x'), 'CAMERA_NOT_FOUND'],
+    [apiErrors.rateLimited(2), 'RATE_LIMITED'], [apiErrors.cameraForbidden('x'), 'FORBIDDEN'], [apiErrors.clientError(431), 'HEADERS_TOO_LARGE'],
+    [apiErrors.clientError(408), 'REQUEST_TIMEOUT'], [apiErrors.deviceNoAnswer(true, 'x'), 'DEVICE_TIMEOUT'], [apiErrors.deviceNoAnswer(false, 'x'), 'DEVICE_UNREACHABLE']
+  ]
+  for (const [error, code] of answers) {
+    t.equal(error.code, code)
+    t.match(section, new RegExp(`^\\| \`${code}\` \\| [^|]*\\b${error.statusCode}\\b`, 'm'), `${code} is documented with ${error.statusCode}`)
+  }
 })

@@ -15,6 +15,11 @@ t.test('docs/testing.md shows each example test exactly as it is in examples/', 
   }
 })
 
+t.test('docs/fleet.md shows the fleet example exactly as it is in examples/', async t => {
+  const page = readFileSync(new URL('../../docs/fleet.md', import.meta.url), 'utf8')
+  t.ok(page.includes(readFileSync(example('vitest/fleet.test.ts'), 'utf8').trim()), 'examples/vitest/fleet.test.ts is in docs/fleet.md as is')
+})
+
 t.test('docs/frontend-testing.md shows the recipes as examples/ has them', async t => {
   const page = readFileSync(new URL('../../docs/frontend-testing.md', import.meta.url), 'utf8')
   const read = (name: string) => readFileSync(example(name), 'utf8')
@@ -28,7 +33,7 @@ t.test('docs/frontend-testing.md shows the recipes as examples/ has them', async
   const defaults: Record<string, string> = {
     NVR_PORT: found(/NVR_PORT \?\? (\d+)/),
     ADMIN_TOKEN: found(/ADMIN_TOKEN = '([^']+)'/),
-    MOCK_NVR: found(/MOCK_NVR_COMMAND \?\? '([^']+)'/)
+    MOCK_NVR: found(/NVR_COMMAND \?\? '([^']+)'/)
   }
   const filled = (template: string) => template.replace(/\$\{(\w+)\}/g, (_, name: string) => defaults[name] ?? name)
   t.match(page, `command: '${filled(found(/command: `(\$\{MOCK_NVR\}[^`]*)`/))}'`)
@@ -60,5 +65,5 @@ t.test('the Vitest example passes', async t => {
   child.stderr.setEncoding('utf8').on('data', chunk => { output += chunk })
   const [code] = await once(child, 'exit')
   t.equal(code, 0, 'it exits 0', { output })
-  t.match(output, /Tests\s+2 passed \(2\)/)
+  t.match(output, /Tests\s+4 passed \(4\)/)
 })

@@ -18,7 +18,7 @@ const CONSUMER = `import type { CountingLine, CountingLineListEnvelope, ErrorEnv
 export function names (answer: CountingLineListEnvelope): string[] {
   return answer.content.map((line: CountingLine) => line.name)
 }
-export const refusal = (answer: ErrorEnvelope): string => \`\${answer.result.httpCode}: \${answer.result.message}\`
+export const refusal = (answer: ErrorEnvelope): string => \`\${answer.result.httpCode}: \${answer.result.errorMessage}\`
 export const slow: FaultSpec = { delay: { min: 100, max: 800 }, route: 'list' }
 `
 

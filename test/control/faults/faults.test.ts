@@ -4,7 +4,7 @@ import { buildControlled } from '../../helpers/control.js'
 
 const LIST = '/nvr/v1/cameras/cam-1/counting_lines'
 const LINE = '/nvr/v1/cameras/cam-1/counting_lines/line-1'
-const envelope = (status: number, message: string) => ({ result: { success: false, httpCode: status, message }, content: null })
+const envelope = (status: number, errorCode: string, errorMessage: string) => ({ result: { success: false, httpCode: status, errorCode, errorMessage }, content: null })
 
 t.test('a status fault answers the next N requests in the envelope, then the usual answers come back', async t => {
   const { app, control } = await buildControlled(t)
@@ -14,7 +14,7 @@ t.test('a status fault answers the next N requests in the envelope, then the usu
     const response = await app.inject({ url: LIST, headers: AUTH })
     t.equal(response.statusCode, 500)
     t.equal(response.headers['content-type'], 'application/json; charset=utf-8')
-    t.strictSame(response.json(), envelope(500, 'Injected fault: 500 Internal Server Error.'))
+    t.strictSame(response.json(), envelope(500, 'INJECTED_FAULT', 'Injected fault: 500 Internal Server Error.'))
     t.strictSame(control.faults().map(fault => fault.remaining), remaining === 0 ? [] : [remaining])
   }
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 200)
@@ -25,7 +25,7 @@ t.test('a status without a standard reason phrase is named Error in the message'
   control.injectFault({ status: 599 })
   const response = await app.inject({ url: LIST, headers: AUTH })
   t.equal(response.statusCode, 599)
-  t.strictSame(response.json(), envelope(599, 'Injected fault: 599 Error.'))
+  t.strictSame(response.json(), envelope(599, 'INJECTED_FAULT', 'Injected fault: 599 Error.'))
 })
 
 t.test('a fault without times stays until it is cleared', async t => {
@@ -109,9 +109,9 @@ t.test('an injected error carries the headers a client reacts to', async t => {
   t.equal((await answer({ status: 405 })).headers.allow, 'GET, HEAD')
   const unauthorized = await answer({ status: 401 })
   t.equal(unauthorized.headers['www-authenticate'], 'Bearer realm="mock-nvr", error="invalid_token"')
-  t.strictSame(unauthorized.json(), envelope(401, 'Injected fault: 401 Unauthorized.'))
-  t.strictSame((await answer({ status: 403, message: 'This token may not read counting lines.' })).json(),
-    envelope(403, 'This token may not read counting lines.'))
+  t.strictSame(unauthorized.json(), envelope(401, 'INJECTED_FAULT', 'Injected fault: 401 Unauthorized.'))
+  t.strictSame((await answer({ status: 403, errorCode: 'NO_ACCESS', errorMessage: 'This token may not read counting lines.' })).json(),
+    envelope(403, 'NO_ACCESS', 'This token may not read counting lines.'), 'a fault names its own errorCode and errorMessage')
 })
 
 t.test('injected errors carry the CORS headers, so a browser app can read them', async t => {
