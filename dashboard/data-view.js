@@ -1,13 +1,17 @@
 /* global document */
-// The data served: each camera as a frame with its counting lines drawn to scale, and the ways to change it.
+// The data served: each camera as a frame with its counting lines, anchors and IN sides drawn to scale, and the ways to change it.
 import { call, Refusal } from './api.js'
 import { count, el, showProblems, svg } from './dom.js'
-import { arrowHead, parsePoints } from './geometry.js'
+import { arrowHead, frameFor, inSide, readAnchor, readLine } from './geometry.js'
 
 const WIDTH = 160
 const HEIGHT = 90
 const MARGIN = 3
 const COLOURS = 6
+/** How long the arrow marking a line's IN side is, in frame units. */
+const IN_ARROW = 9
+/** How far from the frame's sides a name under a line is centred at most. */
+const LABEL_INSET = 28
 /** Frames drawn at most; a filter finds the others. */
 const MAX_SHOWN = 60
 
@@ -83,53 +87,92 @@ export function dataView ({ onError, onCameras }) {
 
 function cameraCard (id, lines) {
   const headingId = `camera-${id.replace(/[^\w-]/g, '_')}`
+  const read = lines.map(line => ({ line, geometry: readLine(line.counting_line), anchor: readAnchor(line.anchor) }))
+  // Pixels name their frame: the smallest common one that holds every point of the camera's lines drawn and their
+  // anchors. Fractions fit any frame.
+  const pixels = read.filter(({ geometry }) => geometry.reason === undefined)
+    .flatMap(({ geometry, anchor }) => [...geometry.pixels ?? [], ...anchor.pixel === undefined ? [] : [anchor.pixel]])
+  const size = pixels.length === 0 ? undefined : frameFor(pixels)
+  const fromPixels = ([x, y]) => [round(x * WIDTH / size[0]), round(y * HEIGHT / size[1])]
+  const fromFractions = ([x, y]) => [round(x * WIDTH), round(y * HEIGHT)]
   // Colours go to the lines drawn, in turn, so the frame's first six lines never share one; a line not drawn has none.
   let drawnCount = 0
-  const drawn = lines.map(line => {
-    const points = parsePoints(line.counting_line)
-    return { line, points, colour: points === null ? 'not-drawn-swatch' : `c${drawnCount++ % COLOURS}` }
+  const drawn = read.map(({ line, geometry, anchor }) => {
+    if (geometry.reason !== undefined) return { line, reason: geometry.reason, colour: 'not-drawn-swatch' }
+    const scaled = geometry.pixels?.map(fromPixels) ?? geometry.fractions.map(fromFractions)
+    const anchorAt = anchor.pixel === undefined ? undefined : fromPixels(anchor.pixel)
+    const side = anchorAt === undefined ? null : inSide(scaled, anchorAt)
+    const unmarked = anchor.reason ?? (side === null ? 'the anchor lies on the line, or in line with one of its segments' : undefined)
+    return { line, points: scaled, anchorAt, side, unmarked, colour: `c${drawnCount++ % COLOURS}` }
   })
+  // The frame's name: its size in pixels, or fractions when only x,y pairs are drawn; none when nothing is.
+  const frameName = size !== undefined ? `${size[0]}×${size[1]}` : drawnCount > 0 ? 'fractions 0–1' : undefined
   return el('article', { class: 'camera', 'aria-labelledby': headingId },
-    el('h3', { id: headingId }, el('code', {}, id), ' ', el('span', { class: 'count' }, count(lines.length, 'line'))),
-    frame(id, drawn),
+    el('h3', { id: headingId }, el('code', {}, id), ' ', el('span', { class: 'count' }, count(lines.length, 'line')),
+      frameName === undefined ? '' : el('span', { class: 'frame-size' }, ` ${frameName}`)),
+    frame(id, drawn, frameName),
     lines.length === 0
       ? el('p', { class: 'muted' }, 'No counting lines.')
       : el('ul', { class: 'lines' }, drawn.map(lineItem)))
 }
 
-function frame (id, drawn) {
-  const drawnCount = drawn.filter(({ points }) => points !== null).length
-  const of = drawnCount === drawn.length ? 'its' : `its ${drawn.length}`
+function frame (id, drawn, frameName) {
+  const shown = drawn.filter(({ points }) => points !== undefined)
+  const of = shown.length === drawn.length ? 'its' : `its ${drawn.length}`
   // A margin around the picture, so a point on its edge is drawn whole.
-  return svg('svg', { class: 'frame', viewBox: `${-MARGIN} ${-MARGIN} ${WIDTH + 2 * MARGIN} ${HEIGHT + 2 * MARGIN}`, role: 'img', 'aria-label': `Frame of ${id} with ${drawnCount} of ${of} lines drawn` },
+  return svg('svg', { class: 'frame', 'data-frame': frameName ?? 'none', viewBox: `${-MARGIN} ${-MARGIN} ${WIDTH + 2 * MARGIN} ${HEIGHT + 2 * MARGIN}`, role: 'img', 'aria-label': `Frame of ${id}${frameName === undefined ? '' : ` (${frameName})`} with ${shown.length} of ${of} lines drawn` },
     svg('rect', { class: 'frame-bg', x: 0, y: 0, width: WIDTH, height: HEIGHT }),
-    drawn.filter(({ points }) => points !== null).map(({ line, colour, points }) => {
-      const scaled = points.map(([x, y]) => [round(x * WIDTH), round(y * HEIGHT)])
-      const [first] = scaled
-      // The name beside the first point, on the side with room for it.
-      const leftSide = first[0] > WIDTH * 0.6
-      const labelY = first[1] > 10 ? first[1] - 3 : first[1] + 8
+    shown.map(({ line, colour, points, anchorAt, side }) => {
+      const [first] = points
       return svg('g', { class: `line ${colour}` },
-        svg('title', {}, `${line.name}: ${line.counting_line}`),
-        svg('polyline', { points: scaled.map(point => point.join(',')).join(' ') }),
-        svg('circle', { cx: first[0], cy: first[1], r: 1.6 }),
-        svg('polygon', { points: arrowHead(scaled.at(-2), scaled.at(-1), 4) }),
-        svg('text', { x: leftSide ? first[0] - 1 : first[0] + 1, y: labelY, 'text-anchor': leftSide ? 'end' : 'start' }, line.name))
+        svg('title', {}, `${line.name}: ${line.counting_line}, anchor ${line.anchor}`),
+        svg('polyline', { points: points.map(point => point.join(',')).join(' ') }),
+        svg('circle', { class: 'start', cx: first[0], cy: first[1], r: 1.2 }),
+        anchorAt === undefined ? null : svg('circle', { class: 'anchor', cx: anchorAt[0], cy: anchorAt[1], r: 1.8 }),
+        side === null ? null : inMark(side),
+        nameLabel(line.name, first, side))
     }))
+}
+
+/** The line's name: on its OUT side, across from the IN arrow, when it has one; else beside its first point. */
+function nameLabel (name, first, side) {
+  if (side === null) {
+    const leftSide = first[0] > WIDTH * 0.6
+    return svg('text', { x: leftSide ? first[0] - 1 : first[0] + 1, y: first[1] > 10 ? first[1] - 3 : first[1] + 8, 'text-anchor': leftSide ? 'end' : 'start' }, name)
+  }
+  const { from, towards } = side
+  const y = Math.min(HEIGHT - 1, Math.max(5, from[1] - towards[1] * 5 + 1.8))
+  // Beside a line that runs up and down; under or over one that runs across, kept off the frame's sides.
+  if (Math.abs(towards[0]) > 0.7) {
+    return svg('text', { x: round(from[0] - Math.sign(towards[0]) * 4), y: round(y), 'text-anchor': towards[0] > 0 ? 'end' : 'start' }, name)
+  }
+  const x = Math.min(WIDTH - LABEL_INSET, Math.max(LABEL_INSET, from[0] - towards[0] * 5))
+  return svg('text', { x: round(x), y: round(y), 'text-anchor': 'middle' }, name)
+}
+
+/** An arrow from the middle of the line's segment nearest the anchor, square to it, towards the IN side. */
+function inMark ({ from, towards }) {
+  const to = [round(from[0] + towards[0] * IN_ARROW), round(from[1] + towards[1] * IN_ARROW)]
+  const label = [round(from[0] + towards[0] * (IN_ARROW + 4)), round(from[1] + towards[1] * (IN_ARROW + 4) + 1.8)]
+  return svg('g', { class: 'in-mark' },
+    svg('line', { x1: round(from[0]), y1: round(from[1]), x2: to[0], y2: to[1] }),
+    svg('polygon', { points: arrowHead(from, to, 3) }),
+    svg('text', { x: label[0], y: label[1], 'text-anchor': 'middle' }, 'IN'))
 }
 
 function round (value) {
   return Math.round(value * 100) / 100
 }
 
-function lineItem ({ line, colour, points }) {
+function lineItem ({ line, colour, reason, unmarked }) {
   return el('li', {},
     el('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
     el('strong', {}, line.name), ' ', el('code', {}, line.id),
     el('span', { class: 'facts' }, facts(line)),
     el('br'),
     el('code', { class: 'geometry' }, line.counting_line),
-    points === null ? el('span', { class: 'not-drawn' }, ' not drawn: not two or more x,y points in 0–1') : '')
+    reason === undefined ? '' : el('span', { class: 'not-drawn' }, ` not drawn: ${reason}`),
+    unmarked === undefined ? '' : el('span', { class: 'unmarked' }, ` IN side not marked: ${unmarked}`))
 }
 
 /** " class person · anchor center", leaving out what the data leaves empty. */

@@ -1,22 +1,92 @@
-// A counting line's geometry: "x,y;x,y;…" with each coordinate in 0–1 can be drawn; anything else is listed as text.
+// A counting line's geometry, in the two forms the page draws:
+// - WKT, as real devices send it: `LINESTRING(x y, x y, …)` in pixels of the camera's frame, with an anchor
+//   `POINT(x y)` on the side of the line that counts as IN (docs/fixtures.md, "The device's formats");
+// - `x,y;x,y;…` with each coordinate a fraction of the frame, in 0–1.
+// Any other text is listed, not drawn, with the reason.
 
-const NUMBER = /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/
+/** The frame sizes cameras use, smallest first: a camera is drawn in the first that holds all its points. */
+export const FRAMES = [[1280, 720], [1920, 1080], [2560, 1440], [3840, 2160]]
+const [LARGEST_WIDTH, LARGEST_HEIGHT] = FRAMES.at(-1)
+const LARGEST = `${LARGEST_WIDTH}×${LARGEST_HEIGHT}`
 
-/** The points of a line as [x, y] pairs in 0–1, or null when its geometry is in another form. */
-export function parsePoints (geometry) {
-  if (typeof geometry !== 'string') return null
-  const points = []
-  for (const pair of geometry.split(';')) {
-    const parts = pair.split(',')
-    if (parts.length !== 2 || !parts.every(part => NUMBER.test(part))) return null
-    const [x, y] = parts.map(Number)
-    if (x < 0 || x > 1 || y < 0 || y > 1) return null
-    points.push([x, y])
+const NUMBER = '[-+]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?'
+const LINE_STRING = /^\s*LINESTRING\s*\((.*)\)\s*$/is
+const WKT_PAIR = new RegExp(`^\\s*(${NUMBER})\\s+(${NUMBER})\\s*$`)
+const POINT = new RegExp(`^\\s*POINT\\s*\\(\\s*(${NUMBER})\\s+(${NUMBER})\\s*\\)\\s*$`, 'i')
+const FRACTION = /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/
+
+/**
+ * A line's geometry, read: `{ pixels }` for a WKT LINESTRING, `{ fractions }` for x,y pairs in 0–1 (each a list of
+ * [x, y]), or `{ reason }`, a sentence saying why it is not drawn.
+ */
+export function readLine (text) {
+  if (typeof text !== 'string') return { reason: 'counting_line is not text' }
+  const wkt = LINE_STRING.exec(text)
+  if (wkt !== null) {
+    const pairs = wkt[1].split(',').map(pair => WKT_PAIR.exec(pair))
+    if (pairs.some(pair => pair === null)) return { reason: 'the LINESTRING does not hold x y points (two numbers each)' }
+    const pixels = pairs.map(pair => [Number(pair[1]), Number(pair[2])])
+    if (pixels.length < 2) return { reason: 'a LINESTRING needs two points or more' }
+    if (!pixels.every(inLargestFrame)) return { reason: `a point lies outside the largest frame, ${LARGEST}` }
+    return { pixels }
   }
-  return points.length >= 2 ? points : null
+  const pairs = text.split(';').map(pair => pair.split(','))
+  if (pairs.every(pair => pair.length === 2 && pair.every(part => FRACTION.test(part)))) {
+    const fractions = pairs.map(pair => pair.map(Number))
+    if (fractions.length < 2) return { reason: 'x,y pairs need two points or more' }
+    if (!fractions.every(([x, y]) => x >= 0 && x <= 1 && y >= 0 && y <= 1)) return { reason: 'x,y pairs must lie in 0–1' }
+    return { fractions }
+  }
+  return { reason: 'counting_line is neither WKT LINESTRING nor x,y;x,y pairs' }
 }
 
-/** A small arrowhead at the end of the last segment, as a polygon's points in frame units. */
+/** An anchor, read: `{ pixel }` for a WKT POINT in the largest frame, or `{ reason }` why it is not drawn. */
+export function readAnchor (text) {
+  const match = typeof text === 'string' ? POINT.exec(text) : null
+  if (match === null) return { reason: 'anchor is not a WKT POINT(x y)' }
+  const pixel = [Number(match[1]), Number(match[2])]
+  return inLargestFrame(pixel) ? { pixel } : { reason: `anchor lies outside the largest frame, ${LARGEST}` }
+}
+
+function inLargestFrame ([x, y]) {
+  return x >= 0 && y >= 0 && x <= LARGEST_WIDTH && y <= LARGEST_HEIGHT
+}
+
+/** The smallest frame, [width, height], that holds every point (each within the largest frame). */
+export function frameFor (pixels) {
+  return FRAMES.find(([width, height]) => pixels.every(([x, y]) => x <= width && y <= height))
+}
+
+/**
+ * Where a line's IN side is: the middle of the segment nearest the anchor, and the unit vector square to that
+ * segment pointing to the anchor's side. Null when the anchor lies on the line, so neither side is IN.
+ */
+export function inSide (points, anchor) {
+  let nearest = null
+  for (let index = 1; index < points.length; index++) {
+    const [a, b] = [points[index - 1], points[index]]
+    const distance = distanceToSegment(anchor, a, b)
+    if (nearest === null || distance < nearest.distance) nearest = { distance, a, b }
+  }
+  const { distance, a, b } = nearest
+  // Of the two normals of a→b, the one on the anchor's side: the sign of the cross product says which.
+  const side = Math.sign((b[0] - a[0]) * (anchor[1] - a[1]) - (b[1] - a[1]) * (anchor[0] - a[0]))
+  // On the line, or in line with a segment beyond its end: no side is IN.
+  if (distance === 0 || side === 0) return null
+  const length = Math.hypot(b[0] - a[0], b[1] - a[1])
+  return {
+    from: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2],
+    towards: [-side * (b[1] - a[1]) / length, side * (b[0] - a[0]) / length]
+  }
+}
+
+function distanceToSegment ([px, py], [ax, ay], [bx, by]) {
+  const squared = (bx - ax) ** 2 + (by - ay) ** 2
+  const along = squared === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / squared))
+  return Math.hypot(px - ax - along * (bx - ax), py - ay - along * (by - ay))
+}
+
+/** A small arrowhead at `to`, pointing away from `from`, as a polygon's points. */
 export function arrowHead (from, to, size) {
   const angle = Math.atan2(to[1] - from[1], to[0] - from[0])
   const corner = turn => [to[0] - size * Math.cos(angle + turn), to[1] - size * Math.sin(angle + turn)]

@@ -39,11 +39,11 @@ async function dashboard (context: BrowserContext, output: URL) {
   await page.setViewportSize({ width: 1280, height: 1500 })
   nvr.resetRequests()
   await openDashboard(page, nvr.url, ADMIN_TOKEN)
-  nvr.injectFault({ status: 503, times: 1, camera: 'cam-yard-gate' })
+  nvr.injectFault({ status: 503, times: 1, camera: 'cam-duty-free-entrance' })
   nvr.injectFault({ delay: { min: 200, max: 800 }, route: 'retrieve' })
   const api = (path: string) => fetch(`${nvr.url}/nvr/v1${path}`, { headers: { authorization: 'Bearer demo-token' } })
-  for (const path of ['/cameras/cam-entrance-main/counting_lines', '/cameras/cam-lobby/counting_lines/line-lobby-turnstiles',
-    '/cameras/cam-yard-gate/counting_lines', '/cameras/cam-nowhere/counting_lines', '/cameras/cam-loading-dock/counting_lines']) {
+  for (const path of ['/cameras/cam-pier-b-gates/counting_lines', '/cameras/cam-security-exit/counting_lines/line-security-exit-airside',
+    '/cameras/cam-duty-free-entrance/counting_lines', '/cameras/cam-nowhere/counting_lines', '/cameras/cam-security-lanes-1-4/counting_lines']) {
     await api(path)
   }
   await page.locator('#requests-table tbody tr').nth(4).waitFor()

@@ -35,14 +35,14 @@ t.test('a person authorizes with a token and tries both operations', async t => 
   await authorize(page, TOKEN)
   const list = await tryOperation(page, 'listCountingLines')
   t.equal(list.status, '200')
-  t.equal(list.requestUrl, `${nvr.url}/nvr/v1/cameras/cam-entrance-main/counting_lines`, 'the same origin, the example camera')
+  t.equal(list.requestUrl, `${nvr.url}/nvr/v1/cameras/cam-pier-b-gates/counting_lines`, 'the same origin, the example camera')
   t.strictSame((contentOf(list.body) as Array<{ id: string }>).map(line => line.id),
-    ['line-entrance-door', 'line-entrance-sidewalk', 'line-entrance-bike-rack'])
-  t.strictSame(await parameterValues(page, 'listCountingLines'), ['cam-entrance-main'])
+    ['line-b12-boarding-door', 'line-b14-boarding-door', 'line-b12-podium-queue', 'line-pier-b-corridor'])
+  t.strictSame(await parameterValues(page, 'listCountingLines'), ['cam-pier-b-gates'])
 
   const retrieve = await tryOperation(page, 'retrieveCountingLine')
   t.equal(retrieve.status, '200')
-  t.match(contentOf(retrieve.body), { id: 'line-entrance-door', camera_id: 'cam-entrance-main' })
+  t.match(contentOf(retrieve.body), { id: 'line-b12-boarding-door', camera_id: 'cam-pier-b-gates' })
 })
 
 t.test('the token authorized above is kept when the page is opened again', async t => {

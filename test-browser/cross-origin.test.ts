@@ -5,7 +5,7 @@ import { launchChromium } from './chromium.js'
 import { startFrontend, type Frontend } from './frontend.js'
 
 const TOKEN = 'browser-token'
-const CAMERA = 'cam-entrance-main'
+const CAMERA = 'cam-pier-b-gates'
 
 interface Outcome { kind: string, status?: number, body?: { content: Array<{ id: string }> | null }, error?: string }
 
@@ -38,7 +38,7 @@ t.test('a page on another origin fetches the counting lines with a bearer token'
   const outcome = await loadFrontend(t, frontend, `${nvr.url}/nvr/v1/cameras/${CAMERA}/counting_lines`, TOKEN)
   t.equal(outcome.kind, 'answered')
   t.equal(outcome.status, 200)
-  t.strictSame(outcome.body?.content?.map(line => line.id), ['line-entrance-door', 'line-entrance-sidewalk', 'line-entrance-bike-rack'])
+  t.strictSame(outcome.body?.content?.map(line => line.id), ['line-b12-boarding-door', 'line-b14-boarding-door', 'line-b12-podium-queue', 'line-pier-b-corridor'])
 })
 
 t.test('the page can read a 401, since errors carry the CORS headers too', async t => {

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { startMockNvr } from '../src/index.js'
+import type { CountingLine } from '../src/types.js'
 import { launchChromium } from './chromium.js'
 import { DASHBOARD_PATH, openDashboard, recordHosts, waitUntilLive } from './dashboard-actions.js'
 
@@ -20,17 +21,23 @@ t.test('with the admin token, the page shows the demo cameras with their lines d
   t.teardown(() => page.close())
   await openDashboard(page, nvr.url, ADMIN_TOKEN)
   const cameras = page.locator('.camera')
-  t.strictSame(await cameras.locator('h3 code').allInnerTexts(),
-    ['cam-entrance-main', 'cam-lobby', 'cam-parking-north', 'cam-loading-dock', 'cam-yard-gate', 'cam-server-room'])
-  const entrance = cameras.filter({ hasText: 'cam-entrance-main' })
-  t.equal(await entrance.locator('svg.frame polyline').count(), 3, 'each line of the camera is drawn')
-  t.strictSame(await entrance.locator('svg.frame text').allTextContents(), ['Main door', 'Sidewalk passing', 'Bike rack approach'])
-  // 0.180,0.720;0.820,0.720 in a 160 × 90 frame.
-  t.equal(await entrance.locator('svg.frame polyline').first().getAttribute('points'), '28.8,64.8 131.2,64.8')
-  t.match(await entrance.locator('.lines li').first().innerText(), /Main door line-entrance-door\s+class person · anchor bottom_center/)
+  const served = nvr.data()
+  t.strictSame(await cameras.locator('h3 code').allInnerTexts(), served.cameras?.map(camera => camera.id))
+  const firstLine = served.counting_lines?.[0] as CountingLine
+  const linesOfFirst = served.counting_lines?.filter(line => line.camera_id === firstLine.camera_id) ?? []
+  const first = cameras.filter({ has: page.locator('h3 code', { hasText: new RegExp(`^${firstLine.camera_id}$`) }) })
+  t.equal(await first.locator('svg.frame polyline').count(), linesOfFirst.length, 'each line of the camera is drawn')
+  t.equal(await first.locator('svg.frame circle.anchor').count(), linesOfFirst.length, 'with its anchor')
+  t.equal(await first.locator('svg.frame .in-mark').count(), linesOfFirst.length, 'and its IN side')
+  t.strictSame(await first.locator('svg.frame > g > text').allTextContents(), linesOfFirst.map(line => line.name))
+  t.equal(await first.locator('svg.frame').getAttribute('data-frame'), '1920×1080', 'the bundled data is in a 1080p frame')
+  t.equal(await first.locator('.lines li').first().innerText(),
+    `${firstLine.name} ${firstLine.id} class ${firstLine.class} · anchor ${firstLine.anchor}\n${firstLine.counting_line}`)
+  t.equal(await page.locator('.not-drawn').count(), 0, 'every bundled line is drawn')
 
-  await page.getByLabel('Camera id').fill('lobby')
-  t.strictSame(await cameras.locator('h3 code').allInnerTexts(), ['cam-lobby'], 'the filter keeps the matching cameras')
+  const last = served.cameras?.at(-1)?.id as string
+  await page.getByLabel('Camera id').fill(last)
+  t.strictSame(await cameras.locator('h3 code').allInnerTexts(), [last], 'the filter keeps the matching cameras')
 
   await page.reload()
   await waitUntilLive(page)
@@ -44,11 +51,11 @@ t.test('a request made from outside appears in the journal, pushed by the event 
   const page = await browser.context.newPage()
   t.teardown(() => page.close())
   await openDashboard(page, nvr.url, ADMIN_TOKEN)
-  const path = '/nvr/v1/cameras/cam-lobby/counting_lines'
+  const path = '/nvr/v1/cameras/cam-security-exit/counting_lines'
   t.equal((await fetch(`${nvr.url}${path}?seen=outside`, { headers: API })).status, 200)
   const row = page.locator('#requests-table tbody tr').filter({ hasText: path }).first()
   await row.waitFor()
-  t.match(await row.innerText(), /GET\s+\/nvr\/v1\/cameras\/cam-lobby\/counting_lines\s+200\s+cam-lobby/)
+  t.match(await row.innerText(), /GET\s+\/nvr\/v1\/cameras\/cam-security-exit\/counting_lines\s+200\s+cam-security-exit/)
   t.ok(await row.locator('.status-2xx').isVisible(), 'the status is coloured by its class')
 })
 
@@ -67,7 +74,7 @@ t.test('a 503 for one request, injected from the page, fails the next API answer
   await fault.waitFor()
   t.match(await fault.innerText(), /fault-1\s+status 503 for every API request · 1 more request/)
 
-  const answer = await fetch(`${nvr.url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: API })
+  const answer = await fetch(`${nvr.url}/nvr/v1/cameras/cam-security-exit/counting_lines`, { headers: API })
   t.equal(answer.status, 503)
   const row = page.locator('#requests-table tbody tr').filter({ hasText: 'fault-1' })
   await row.waitFor()

@@ -52,7 +52,7 @@ t.test('in Chromium, a page with the handlers in a service worker gets the demo 
   // The server on the same demo data answers the same requests with the same bytes.
   const nvr = await startMockNvr({ tokens: ['browser-token'] })
   t.teardown(() => nvr.close())
-  const LIST = `${nvr.url}/nvr/v1/cameras/cam-entrance-main/counting_lines`
+  const LIST = `${nvr.url}/nvr/v1/cameras/cam-pier-b-gates/counting_lines`
   const auth = { headers: { authorization: 'Bearer browser-token' } }
   const fromServer = async (url: string, init: RequestInit = {}) => {
     const response = await fetch(url, init)
@@ -60,8 +60,8 @@ t.test('in Chromium, a page with the handlers in a service worker gets the demo 
   }
   t.strictSame(outcome.list, await fromServer(LIST, auth))
   t.equal(outcome.list.status, 200)
-  t.strictSame(JSON.parse(outcome.list.body).content.map((line: { id: string }) => line.id), ['line-entrance-door', 'line-entrance-sidewalk', 'line-entrance-bike-rack'])
-  t.strictSame(outcome.line, await fromServer(`${LIST}/line-entrance-door`, auth))
+  t.strictSame(JSON.parse(outcome.list.body).content.map((line: { id: string }) => line.id), ['line-b12-boarding-door', 'line-b14-boarding-door', 'line-b12-podium-queue', 'line-pier-b-corridor'])
+  t.strictSame(outcome.line, await fromServer(`${LIST}/line-b12-boarding-door`, auth))
   t.strictSame(outcome.head, { status: 200, authenticate: null, body: '' })
   t.strictSame(outcome.noToken, await fromServer(LIST))
   t.equal(outcome.noToken.status, 401)
@@ -70,11 +70,11 @@ t.test('in Chromium, a page with the handlers in a service worker gets the demo 
   nvr.injectFault({ status: 503, times: 1 })
   t.strictSame(outcome.injected, await fromServer(LIST, auth))
   t.strictSame(outcome.journal, [
-    'GET /nvr/v1/cameras/cam-entrance-main/counting_lines 200',
-    'GET /nvr/v1/cameras/cam-entrance-main/counting_lines/line-entrance-door 200',
-    'HEAD /nvr/v1/cameras/cam-entrance-main/counting_lines 200',
-    'GET /nvr/v1/cameras/cam-entrance-main/counting_lines 401',
+    'GET /nvr/v1/cameras/cam-pier-b-gates/counting_lines 200',
+    'GET /nvr/v1/cameras/cam-pier-b-gates/counting_lines/line-b12-boarding-door 200',
+    'HEAD /nvr/v1/cameras/cam-pier-b-gates/counting_lines 200',
+    'GET /nvr/v1/cameras/cam-pier-b-gates/counting_lines 401',
     'GET /nvr/v1/cameras/%zz/counting_lines 400',
-    'GET /nvr/v1/cameras/cam-entrance-main/counting_lines 503'
+    'GET /nvr/v1/cameras/cam-pier-b-gates/counting_lines 503'
   ])
 })

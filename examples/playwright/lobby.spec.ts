@@ -1,9 +1,9 @@
 import { expect, test } from './nvr-fixture.js'
 
-test('shows the lobby\'s counting lines', async ({ page }) => {
+test('shows the security exit\'s counting lines', async ({ page }) => {
   await page.goto('/')
   await expect(page.locator('#status')).toHaveText('2 counting lines')
-  await expect(page.locator('#lines li')).toHaveText(['Turnstiles', 'Stairs to first floor'])
+  await expect(page.locator('#lines li')).toHaveText(['Exit to airside', 'Roller bags leaving screening'])
 })
 
 test('shows a loading state while the list is slow', async ({ page, nvrFault }) => {

@@ -7,7 +7,7 @@ const page = `<!doctype html>
 <body><h1>Lobby</h1><p id="status">Loading…</p><ul id="lines"></ul>
 <script>
   const token = new URLSearchParams(location.search).get('token') ?? 'demo-token'
-  fetch('http://127.0.0.1:${nvrPort}/nvr/v1/cameras/cam-lobby/counting_lines', { headers: { authorization: 'Bearer ' + token } })
+  fetch('http://127.0.0.1:${nvrPort}/nvr/v1/cameras/cam-security-exit/counting_lines', { headers: { authorization: 'Bearer ' + token } })
     .then(async response => {
       const status = document.querySelector('#status')
       if (response.status === 401) { status.textContent = 'Your session has expired. Please sign in again.'; return }

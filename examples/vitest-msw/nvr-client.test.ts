@@ -11,18 +11,18 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterEach(() => nvr.reset())
 afterAll(() => server.close())
 
-test('lists the lobby camera\'s counting lines', async () => {
-  const lines = await fetchCountingLines('http://nvr.test', 'demo-token', 'cam-lobby')
-  expect(lines.map(line => line.id)).toEqual(['line-lobby-turnstiles', 'line-lobby-stairs'])
+test('lists the security exit camera\'s counting lines', async () => {
+  const lines = await fetchCountingLines('http://nvr.test', 'demo-token', 'cam-security-exit')
+  expect(lines.map(line => line.id)).toEqual(['line-security-exit-airside', 'line-security-exit-roller-bags'])
 })
 
 test('a missing token is a 401 in the error envelope', async () => {
-  await expect(fetchCountingLines('http://nvr.test', undefined, 'cam-lobby')).rejects.toMatchObject({ status: 401 })
+  await expect(fetchCountingLines('http://nvr.test', undefined, 'cam-security-exit')).rejects.toMatchObject({ status: 401 })
 })
 
 test('an injected 503 tells the client when to retry', async () => {
   nvr.injectFault({ status: 503, retryAfter: 5, times: 1 })
-  const refusal = await fetchCountingLines('http://nvr.test', 'demo-token', 'cam-lobby').catch((error: unknown) => error)
+  const refusal = await fetchCountingLines('http://nvr.test', 'demo-token', 'cam-security-exit').catch((error: unknown) => error)
   expect(refusal).toBeInstanceOf(NvrError)
   expect(refusal).toMatchObject({ status: 503, retryAfterSeconds: 5, message: 'Injected fault: 503 Service Unavailable.' })
   expect(nvr.requests().map(request => request.status)).toEqual([503])

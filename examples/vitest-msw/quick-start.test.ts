@@ -10,6 +10,6 @@ afterAll(() => server.close())
 
 test('an injected 503 says when to retry', async () => {
   nvr.injectFault({ status: 503, retryAfter: 5, times: 1 })
-  const response = await fetch('http://nvr.test/nvr/v1/cameras/cam-lobby/counting_lines', { headers: { authorization: 'Bearer t' } })
+  const response = await fetch('http://nvr.test/nvr/v1/cameras/cam-security-exit/counting_lines', { headers: { authorization: 'Bearer t' } })
   expect([response.status, response.headers.get('retry-after')]).toEqual([503, '5'])
 })

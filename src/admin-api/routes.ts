@@ -5,7 +5,7 @@ import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
 import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
-import { apiErrors } from '../wire/errors.js'
+import { ApiError, apiErrors } from '../wire/errors.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
 import type { FixtureError } from '../data/fixture-validation.js'
 import { FixtureDataSchema } from '../wire/schemas.js'
@@ -106,7 +106,9 @@ function useData (control: MockControl, body: unknown) {
   try {
     return control.use(body, 'request body')
   } catch (error) {
-    // use() throws nothing but FixtureError: the data is validated like a fixture file, and nothing changed.
+    // The refusal while proxying a device, as it is.
+    if (error instanceof ApiError) throw error
+    // Else use() throws nothing but FixtureError: the data is validated like a fixture file, and nothing changed.
     throw invalidBody((error as FixtureError).problems)
   }
 }

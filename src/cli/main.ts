@@ -39,7 +39,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   if (isDeviceCommand(first)) {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { runDeviceCommand } = await import('./device-commands.js')
-    return await runDeviceCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal() })
+    return await runDeviceCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal(), env: io.env })
   }
   let command: CliCommand
   let proxy: ProxyOptions | undefined
@@ -48,7 +48,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
     if (first === 'proxy') {
       /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
       const { parseProxyArgs, PROXY_HELP, refuseDataTwins } = await import('./proxy-args.js')
-      const parsed = await parseProxyArgs(rest)
+      const parsed = await parseProxyArgs(rest, io.env)
       if (parsed.help) {
         io.stdout.write(PROXY_HELP)
         return EXIT_OK

@@ -6,6 +6,7 @@ import { RequestJournal, type JournalEntry } from './journal.js'
 import { RequestRecorder } from './request-recorder.js'
 import type { FixtureData } from '../wire/schemas.js'
 import type { ControlVerbs, DataSummary } from './control-verbs.js'
+import { apiErrors } from '../wire/errors.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
 export interface ControlledStore {
@@ -18,6 +19,8 @@ export interface MockControlOptions<Store extends ControlledStore = DataStore> e
   store: Store
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
+  /** The device /nvr/v1 is forwarded to, when proxying: use() then refuses, so no data is served past the device's token check. */
+  proxiedDevice?: string
 }
 
 /**
@@ -31,15 +34,22 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   /** Where every answered request goes: the journal and the request log line. */
   readonly recorder: RequestRecorder
 
-  constructor ({ store, journalSize, ...faultOptions }: MockControlOptions<Store>) {
+  readonly #proxiedDevice: string | undefined
+
+  constructor ({ store, journalSize, proxiedDevice, ...faultOptions }: MockControlOptions<Store>) {
     this.store = store
+    this.#proxiedDevice = proxiedDevice
     this.journal = new RequestJournal(journalSize)
     this.recorder = new RequestRecorder(this.journal)
     this.faultControl = new FaultControl({ ...faultOptions, recorder: this.recorder })
   }
 
-  /** Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing changes. */
+  /**
+   * Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing
+   * changes. While proxying a device it is refused (409): the device's data answers, behind its token check.
+   */
   use (data: unknown, source = 'data'): DataSummary {
+    if (this.#proxiedDevice !== undefined) throw apiErrors.dataFromDevice(this.#proxiedDevice)
     const dataset = datasetFromData(data, source)
     this.store.replace(dataset)
     return summarize(dataset)

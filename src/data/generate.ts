@@ -1,5 +1,6 @@
 import type { CameraLines } from './dataset.js'
-import { createRandom, pick, randomInteger } from '../util/random.js'
+import { FRAME, lineString, type Pixel, pointBeside, wktPoint } from './line-geometry.js'
+import { createRandom, pick, randomInteger, type Random } from '../util/random.js'
 import type { CountingLine, FixtureData } from '../wire/schemas.js'
 
 export interface GenerateOptions {
@@ -11,9 +12,15 @@ export interface GenerateOptions {
   seed?: number
 }
 
-const CLASSES = ['person', 'car', 'bicycle', 'truck'] as const
-const ANCHORS = ['bottom_center', 'center', 'top_center'] as const
-const PLACES = ['Entrance', 'Exit', 'Gate', 'Door', 'Lane', 'Ramp', 'Aisle', 'Walkway'] as const
+// What a people counter in a terminal finds, people most often; lifetimes and point counts weighted as in use.
+const CLASSES = ['person', 'person', 'person', 'roller bags', 'shoulder bags', 'carry-ons'] as const
+const MAX_AGES = [15, 15, 30, 30, 30, 20, 25] as const
+const POINT_COUNTS = [2, 2, 3, 4] as const
+const PLACES = ['Gate', 'Boarding door', 'Jet bridge', 'Security lane', 'Passport control', 'Baggage claim', 'Retail entrance', 'Walkway'] as const
+/** How far from its line a generated anchor lies, in pixels. */
+const ANCHOR_DISTANCE = 120
+/** How far a point strays from its line's course, in pixels: lines of 3 or 4 points bend. */
+const BEND = 60
 const EPOCH = Date.UTC(2023, 0, 1)
 const YEAR_MS = 365 * 24 * 3600 * 1000
 
@@ -31,24 +38,46 @@ export function * generateCameras ({ cameras, linesPerCamera, seed = 1 }: Genera
     yield {
       id: cameraId,
       lines: lineIds.map((id, index): CountingLine => {
-        const created = EPOCH + Math.floor(random() * YEAR_MS)
-        const updated = random() < 0.5 ? created : created + Math.floor(random() * YEAR_MS)
-        const y = (randomInteger(random, 100, 900) / 1000).toFixed(3)
+        const createdAt = EPOCH + Math.floor(random() * YEAR_MS)
+        const created = new Date(createdAt).toISOString()
+        // Half the lines were never edited: their one timestamp is written once (this runs a million times).
+        const updated = random() < 0.5 ? created : new Date(createdAt + Math.floor(random() * YEAR_MS)).toISOString()
+        const points = linePoints(random)
         return {
           id,
           camera_id: cameraId,
           name: `${pick(random, PLACES)} ${index + 1}`,
-          counting_line: `0.100,${y};0.900,${y}`,
-          anchor: pick(random, ANCHORS),
-          coalesce_entries: random() < 0.5,
+          counting_line: lineString(points),
+          anchor: wktPoint(pointBeside(points, random() < 0.5 ? 1 : -1, ANCHOR_DISTANCE)),
+          coalesce_entries: random() < 0.85,
           class: pick(random, CLASSES),
-          max_age: randomInteger(random, 10, 180),
-          created: new Date(created).toISOString(),
-          updated: new Date(updated).toISOString()
+          max_age: pick(random, MAX_AGES),
+          created,
+          updated
         }
       })
     }
   }
+}
+
+/**
+ * 2 to 4 points across a 1920×1080 frame, mostly left to right, sometimes top to bottom, far enough from its
+ * edges that the anchor beside them is in the frame too.
+ */
+function linePoints (random: Random): Pixel[] {
+  const count = pick(random, POINT_COUNTS)
+  const across = random() < 0.3
+  const [length, breadth] = across ? [FRAME.height, FRAME.width] : [FRAME.width, FRAME.height]
+  const start = randomInteger(random, 100, Math.floor(length * 0.3))
+  const end = randomInteger(random, Math.ceil(length * 0.7), length - 100)
+  const course = randomInteger(random, 250, breadth - 250)
+  const points: Pixel[] = []
+  for (let index = 0; index < count; index++) {
+    const along = Math.round(start + (end - start) * index / (count - 1))
+    const aside = count === 2 ? course : course + randomInteger(random, -BEND, BEND)
+    points.push(across ? [aside, along] : [along, aside])
+  }
+  return points
 }
 
 /** Deterministic synthetic fixture data, for lists and camera counts no hand-written fixture has. */

@@ -52,7 +52,14 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   // With no --token any token opens the device API, except the admin token.
   const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
   const store = new DataStore(data)
-  const control = new MockControl({ store, latency: latencyRange(options), allowPrefer: options.allowPrefer, seed: options.seed, journalSize: options.journalSize })
+  const control = new MockControl({
+    store,
+    latency: latencyRange(options),
+    allowPrefer: options.allowPrefer,
+    seed: options.seed,
+    journalSize: options.journalSize,
+    ...(proxy === undefined ? {} : { proxiedDevice: proxy.target })
+  })
   const app = await buildApp({
     store,
     tokens,

@@ -5,7 +5,7 @@ import { setupWorker } from 'msw/browser'
 import { createNvrHandlers } from '../../src/msw/index.js'
 
 const TOKEN = 'browser-token'
-const LIST = '/nvr/v1/cameras/cam-entrance-main/counting_lines'
+const LIST = '/nvr/v1/cameras/cam-pier-b-gates/counting_lines'
 
 async function seen (path, init = {}) {
   const response = await fetch(path, init)
@@ -18,7 +18,7 @@ async function main () {
   const auth = { headers: { authorization: `Bearer ${TOKEN}` } }
   const outcome = {
     list: await seen(LIST, auth),
-    line: await seen(`${LIST}/line-entrance-door`, auth),
+    line: await seen(`${LIST}/line-b12-boarding-door`, auth),
     head: await seen(LIST, { ...auth, method: 'HEAD' }),
     noToken: await seen(LIST),
     malformed: await seen('/nvr/v1/cameras/%zz/counting_lines', auth),

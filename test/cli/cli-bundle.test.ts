@@ -21,10 +21,10 @@ await run(process.execPath, [join(ROOT, 'scripts', 'bundle-cli.js'), bundle])
 t.test('the bundled CLI serves the API, the API page with its files, and stops cleanly', async t => {
   const cli = runCli(['--port', '0', '--log-level', 'warn'], {}, bundle)
   const url = await cli.ready
-  const list = await fetch(`${url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: { authorization: 'Bearer demo-token' } })
+  const list = await fetch(`${url}/nvr/v1/cameras/cam-security-exit/counting_lines`, { headers: { authorization: 'Bearer demo-token' } })
   t.equal(list.status, 200)
   t.equal(((await list.json()) as { content: unknown[] }).content.length, 2, 'the bundled fixtures')
-  t.equal((await fetch(`${url}/nvr/v1/cameras/cam-lobby/counting_lines`)).status, 401)
+  t.equal((await fetch(`${url}/nvr/v1/cameras/cam-security-exit/counting_lines`)).status, 401)
   const page = await fetch(`${url}/docs/`)
   t.equal(page.status, 200)
   t.match(await page.text(), 'swagger-ui-bundle.js')

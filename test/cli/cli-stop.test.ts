@@ -78,7 +78,7 @@ t.test('a second signal while closing exits 1 at once', async t => {
   const run = runCli(['--port', '0', '--log-level', 'debug', '--latency', '5000'])
   const url = await run.ready
   // A slow request in flight holds the close open: signalled once the server has it and is waiting.
-  const slow = fetch(`${url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: { authorization: 'Bearer x' } }).catch(() => undefined)
+  const slow = fetch(`${url}/nvr/v1/cameras/cam-security-exit/counting_lines`, { headers: { authorization: 'Bearer x' } }).catch(() => undefined)
   await printed(run, 'answer delayed')
   run.child.kill('SIGTERM')
   run.child.kill('SIGINT')

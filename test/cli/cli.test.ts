@@ -3,6 +3,8 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import t from 'tap'
 import { FixtureError } from '../../src/data/fixture-validation.js'
+import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
+import type { CountingLine } from '../../src/wire/schemas.js'
 import { ListenError } from '../../src/start/listen-error.js'
 import { describeStartFailure } from '../../src/cli/start-failure.js'
 import { VERSION } from '../../src/util/version.js'
@@ -12,9 +14,12 @@ t.test('--port 0 prints one ready line with the URL, serves, and SIGTERM exits 0
   const run = runCli(['--port', '0', '--log-level', 'silent', '--token', 'cli-token'])
   const url = await run.ready
   t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/)
-  const response = await fetch(`${url}/nvr/v1/cameras/cam-entrance-main/counting_lines`, { headers: { authorization: 'Bearer cli-token' } })
+  // The bundled fixtures are served: the first line's camera answers with all its lines.
+  const { lines } = await loadFixtures(BUNDLED_FIXTURES)
+  const camera = (lines[0] as CountingLine).camera_id
+  const response = await fetch(`${url}/nvr/v1/cameras/${camera}/counting_lines`, { headers: { authorization: 'Bearer cli-token' } })
   t.equal(response.status, 200)
-  t.equal(((await response.json()) as { content: unknown[] }).content.length, 3)
+  t.equal(((await response.json()) as { content: unknown[] }).content.length, lines.filter(line => line.camera_id === camera).length)
   run.child.kill('SIGTERM')
   t.equal(await run.exit, 0)
   t.equal(run.stdout(), `mock-nvr listening on ${url}\n`, 'silent logs leave only the ready line')

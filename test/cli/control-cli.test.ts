@@ -29,7 +29,7 @@ t.test('through the CLI: the admin API with its env token, faults, and a delayed
   const admin = { authorization: 'Bearer cli-admin-secret', 'content-type': 'application/json' }
   const injected = await fetch(`${url}/__admin/faults`, { method: 'POST', headers: admin, body: JSON.stringify({ status: 503, times: 1 }) })
   t.equal(injected.status, 201)
-  const lines = `${url}/nvr/v1/cameras/cam-lobby/counting_lines`
+  const lines = `${url}/nvr/v1/cameras/cam-security-exit/counting_lines`
   const failed = await fetch(lines, { headers: AUTH })
   t.equal(failed.status, 503)
   t.equal(failed.headers.get('retry-after'), '1')

@@ -23,7 +23,7 @@ t.test('openapi is a sub-command taking the same options', async t => {
 t.test('openApiDocument takes its examples from the data the options select, without listening', async t => {
   t.strictSame(lineExamples(await openApiDocument({ data: SAMPLE_DATA })), ['cam-1', 'line-1'])
   t.strictSame(lineExamples(await openApiDocument({ generate: { cameras: 2, linesPerCamera: 4 } })), ['cam-1', 'line-1'])
-  t.strictSame(lineExamples(await openApiDocument()), ['cam-entrance-main', 'line-entrance-door'], 'the bundled fixtures by default')
+  t.strictSame(lineExamples(await openApiDocument()), ['cam-pier-b-gates', 'line-b12-boarding-door'], 'the bundled fixtures by default')
   const dir = t.testdir({ 'bad.json': '{' })
   await t.rejects(openApiDocument({ fixtures: dir }), FixtureError)
 })

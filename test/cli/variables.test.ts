@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { CLI_OPTIONS, envName } from '../../src/cli/args.js'
-import { DEVICE_TOKEN_VARIABLE, editDistance, KNOWN_VARIABLES, unknownVariable } from '../../src/cli/variables.js'
+import { editDistance, KNOWN_VARIABLES, unknownVariable } from '../../src/cli/variables.js'
+import { DEVICE_TOKEN_VARIABLE } from '../../src/cli/device-token.js'
 import { runCli, runCommand } from '../helpers/cli-process.js'
 import { DOC_PAGES, readDoc, ROOT } from '../helpers/docs.js'
 

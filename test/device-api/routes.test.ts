@@ -19,7 +19,7 @@ t.test('a line has exactly the ten fields of the spec, in the spec order', async
   const response = await app.inject({ url: '/nvr/v1/cameras/cam-1/counting_lines/line-1', headers: AUTH })
   t.equal(response.body,
     '{"result":{"success":true,"httpCode":200},"content":{"id":"line-1","camera_id":"cam-1","name":"Door",' +
-    '"counting_line":"0.1,0.5;0.9,0.5","anchor":"bottom_center","coalesce_entries":true,"class":"person",' +
+    '"counting_line":"LINESTRING(192 540, 1728 540)","anchor":"POINT(960 420)","coalesce_entries":true,"class":"person",' +
     '"max_age":30,"created":"2024-05-01T08:30:00.000Z","updated":"2024-05-02T09:45:30.125Z"}}')
 })
 

@@ -10,8 +10,8 @@ const journal = (entries: JournalEntry[]) => entries.map(({ method, path, url, p
 
 const TOKEN = 'front-token'
 const AUTH = { authorization: `Bearer ${TOKEN}` }
-const LIST = '/nvr/v1/cameras/cam-entrance-main/counting_lines'
-const LINE = `${LIST}/line-entrance-door`
+const LIST = '/nvr/v1/cameras/cam-pier-b-gates/counting_lines'
+const LINE = `${LIST}/line-b12-boarding-door`
 
 // The contract table's requests: every success and every refusal, with and without a token.
 const TABLE: Array<[string, RequestInit]> = [
@@ -30,13 +30,13 @@ const TABLE: Array<[string, RequestInit]> = [
   ['/nvr/v1/cameras/nope/counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/nope/counting_lines/line-1', { headers: AUTH }],
   // A line that exists, asked for under another camera: line ids are unique per camera only.
-  ['/nvr/v1/cameras/cam-lobby/counting_lines/line-entrance-door', { headers: AUTH }],
+  ['/nvr/v1/cameras/cam-security-exit/counting_lines/line-b12-boarding-door', { headers: AUTH }],
   [`${LIST}/nope`, { headers: AUTH }],
   [`${LIST}/nope`, { method: 'HEAD', headers: AUTH }],
   [`${LIST}//`, { headers: AUTH }],
   ['/nvr/v1/cameras//counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/cam%2Dentrance-main/counting_lines', { headers: AUTH }],
-  ['/nvr/v1/cam%65ras/cam-lobby/counting_lines', { headers: AUTH }],
+  ['/nvr/v1/cam%65ras/cam-security-exit/counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/a%2Fb/counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/東京/counting_lines', { headers: AUTH }],
   ['/nvr/v1/cameras/%zz/counting_lines', { headers: AUTH }],
@@ -84,12 +84,12 @@ t.test('injected faults get the same answers from both', async t => {
   const { both, server, msw } = await twins(t, { tokens: [TOKEN] })
   const faults = [
     { status: 503 }, { status: 429, retryAfter: 7 }, { status: 401 }, { status: 405 }, { status: 500, errorMessage: 'Boom.' }, { status: 409, errorCode: 'LOCKED_BY_SITE', errorMessage: 'Locked.' }, { status: 418 },
-    { status: 503, route: 'list' as const }, { status: 503, route: 'retrieve' as const }, { status: 502, camera: 'cam-lobby' },
+    { status: 503, route: 'list' as const }, { status: 503, route: 'retrieve' as const }, { status: 502, camera: 'cam-security-exit' },
     { malformed: true as const }, { drop: true as const }, { delay: 1, status: 504 }, { status: 503, times: 1 },
-    { delay: 1 }, { drop: true as const, route: 'retrieve' as const }, { malformed: true as const, camera: 'cam-lobby', times: 2 }
+    { delay: 1 }, { drop: true as const, route: 'retrieve' as const }, { malformed: true as const, camera: 'cam-security-exit', times: 2 }
   ]
   const requests: Array<[string, RequestInit]> = [
-    [LIST, { headers: AUTH }], [LINE, { headers: AUTH }], [LINE, { method: 'HEAD', headers: AUTH }], ['/nvr/v1/cameras/cam-lobby/counting_lines', { headers: AUTH }],
+    [LIST, { headers: AUTH }], [LINE, { headers: AUTH }], [LINE, { method: 'HEAD', headers: AUTH }], ['/nvr/v1/cameras/cam-security-exit/counting_lines', { headers: AUTH }],
     [`${LIST}/nope`, { headers: AUTH }], [LIST, { method: 'POST', headers: AUTH }], ['/nvr/v1/elsewhere', { headers: AUTH }], [LIST, {}]
   ]
   for (const fault of faults) {
@@ -108,7 +108,7 @@ t.test('injected faults get the same answers from both', async t => {
 t.test('odd requests get the same answers from both', async t => {
   const { both } = await twins(t, { tokens: [TOKEN] })
   const segment = fc.oneof(
-    fc.constantFrom('cameras', 'counting_lines', 'cam-entrance-main', 'cam-lobby', 'line-entrance-door', '', '.', '..', '%2F', '%25', '%zz', '%C3',
+    fc.constantFrom('cameras', 'counting_lines', 'cam-pier-b-gates', 'cam-security-exit', 'line-b12-boarding-door', '', '.', '..', '%2F', '%25', '%zz', '%C3',
       '%E6%9D%B1', 'a b', ';', 'x?y', '#f', '%2e', 'COUNTING_LINES', '%63ameras', '+', '東京', '\u{1F6AA}'),
     fc.string({ maxLength: 6 })
   )

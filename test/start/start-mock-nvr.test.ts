@@ -6,7 +6,7 @@ t.test('startMockNvr listens on a free port and close() stops it', async t => {
   const nvr = await startMockNvr({ tokens: ['secret'] })
   t.match(nvr.url, /^http:\/\/127\.0\.0\.1:\d+$/)
   t.equal(nvr.url, `http://127.0.0.1:${nvr.port}`)
-  const response = await fetch(`${nvr.url}/nvr/v1/cameras/cam-lobby/counting_lines`, { headers: { authorization: 'Bearer secret' } })
+  const response = await fetch(`${nvr.url}/nvr/v1/cameras/cam-security-exit/counting_lines`, { headers: { authorization: 'Bearer secret' } })
   t.equal(response.status, 200)
   t.equal(((await response.json()) as { content: unknown[] }).content.length, 2)
   await nvr.close()
@@ -45,7 +45,7 @@ t.test('a test environment whose global timers are a page\'s does not break a st
   try {
     const nvr = await startMockNvr({ latency: 1 })
     // Node's own fetch takes the global timers too (a page's fetch would not), so the request is injected.
-    const response = await nvr.app.inject({ url: '/nvr/v1/cameras/cam-lobby/counting_lines', headers: { authorization: 'Bearer any' } })
+    const response = await nvr.app.inject({ url: '/nvr/v1/cameras/cam-security-exit/counting_lines', headers: { authorization: 'Bearer any' } })
     t.equal(response.statusCode, 200)
     await nvr.close()
   } finally {
