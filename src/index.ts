@@ -8,7 +8,11 @@ export { openApiDocument } from './start/openapi-document.js'
 /** Options of startMockNvr, and the error a bad one throws. */
 export { OptionsError, type MockNvrOptions } from './config/options.js'
 /** The handle's verbs: what a test can change or ask while the mock runs. */
-export type { ControlVerbs, DataSummary } from './control/control-verbs.js'
+export type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control/control-verbs.js'
+/** A token that sees only some cameras (`{ token, cameras }`), as the scopedTokens option and setScopedTokens() take it. */
+export type { ScopedToken } from './contract/scoped-tokens.js'
+/** Thrown by setScopedTokens() for tokens it cannot scope; `problems` lists each JSON path and what is wrong there, never a token. */
+export { ScopedTokensError } from './contract/scoped-tokens.js'
 /** Fixture loading and validation, for checking your own fixture files. */
 export { BUNDLED_FIXTURES, loadFixtures } from './data/fixtures.js'
 export { datasetFromData, type Dataset } from './data/dataset.js'

@@ -9,7 +9,7 @@ import { parseMilliseconds } from './milliseconds.js'
 const VALUE_FLAGS: Record<string, string> = { target: 'URL', record: 'FILE', ca: 'FILE', timeout: 'MS' }
 const SWITCHES = ['insecure'] as const
 // The device's data and tokens are used: these serve options have nothing to act on.
-const NOT_FOR_PROXY = ['fixtures', 'generate', 'watch', 'token']
+const NOT_FOR_PROXY = ['fixtures', 'generate', 'watch', 'token', 'scoped-token', 'rate-limit']
 // The proxy holds no token of the device's: one would let anyone who reaches the proxy in.
 const OWN_AUTHORIZATION = 'each client\'s own Authorization is forwarded to the device'
 

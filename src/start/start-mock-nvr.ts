@@ -38,10 +38,12 @@ export interface MockNvr extends ControlVerbs {
 export type StartOptions = MockNvrOptions & {
   /** Forward /nvr/v1 to this device, checking its answers against the contract; fixtures, data and tokens do not apply. */
   proxy?: ProxyOptions
+  /** The rate limit's clock in milliseconds (performance.now by default), for a test that moves time by hand. */
+  now?: () => number
 }
 
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
-export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOptions = {}): Promise<MockNvr> {
+export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: StartOptions = {}): Promise<MockNvr> {
   const options = resolveOptions(input)
   const proxy = proxyOptions === undefined ? undefined : startProxy(proxyOptions, input)
   await proxy?.recording?.check()
@@ -50,7 +52,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the device at ${proxy.target}`, note: undefined }
   const logger = options.logger ?? createLogger(options)
   // With no --token any token opens the device API, except the admin token.
-  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
+  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken], options.scopedTokens)
   const store = new DataStore(data)
   const control = new MockControl({
     store,
@@ -58,7 +60,11 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
     allowPrefer: options.allowPrefer,
     seed: options.seed,
     journalSize: options.journalSize,
-    ...(proxy === undefined ? {} : { proxiedDevice: proxy.target })
+    ...(proxy === undefined ? {} : { proxiedDevice: proxy.target }),
+    access: tokens,
+    scopedTokens: options.scopedTokens,
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(now === undefined ? {} : { now })
   })
   const app = await buildApp({
     store,
@@ -113,7 +119,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
 }
 
 function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): DeviceProxy {
-  for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens'] as const) {
+  for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens', 'scopedTokens', 'rateLimit'] as const) {
     const value = input[option]
     if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
       throw new OptionsError(`option ${option} does not apply to a proxy: the device's data and tokens are used`)
@@ -164,7 +170,10 @@ async function listenQuietly (app: FastifyInstance, port: number, host: string):
   }
 }
 
-function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {
+function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer, scopedTokens, rateLimit }: ResolvedOptions): void {
+  // How many, never which: tokens stay out of the logs.
+  if (scopedTokens.length > 0) app.log.info({ scopedTokens: new Set(scopedTokens.map(({ token }) => token)).size }, 'scoped tokens see only their cameras; any other camera is 403')
+  if (rateLimit !== undefined) app.log.info({ rateLimit }, 'API requests are limited per token, per second; past the limit 429 with Retry-After')
   if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token; its dashboard at ${DASHBOARD_PATH}/`)
   if (latency !== undefined) app.log.info({ latency }, 'every API request is delayed')
   if (allowPrefer) app.log.info('Prefer headers may ask for a status or a delay (code=…, delay=…)')
