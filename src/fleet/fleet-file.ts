@@ -13,7 +13,6 @@ import { parseHealthSpec, problemsOfSchedule, HealthSpecError } from '../health/
 import type { ValueProblem } from '../util/value-errors.js'
 import type { FleetDeviceOptions, DeviceSettings } from './fleet-options.js'
 
-
 /** What a device of the file may set, and the file's top level sets for every device. */
 const deviceFields = {
   /** A fixture file or folder, relative to the fleet file; devices naming the same one share its data. */

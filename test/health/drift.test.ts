@@ -62,7 +62,7 @@ t.test('a move shifts the line and its WKT anchor alike; a non-WKT line is renam
   const [x1, y1] = /LINESTRING\((\d+) (\d+)/.exec(moved.counting_line)!.slice(1).map(Number) as [number, number]
   t.equal(moved.anchor, `POINT(${x1 + 100} ${y1 + 50})`)
 
-  const opaque = datasetFromData({ cameras: [], counting_lines: [line({ id: 'a', name: 'Entrance' })] })
+  const opaque = datasetFromData({ cameras: [], counting_lines: [line({ id: 'a', name: 'Entrance', counting_line: '0.1,0.5;0.9,0.5', anchor: 'bottom_center' })] })
   for (let seed = 1; seed < 40; seed++) {
     const result = driftEdit(opaque, createRandom(seed), NOW)
     t.not(result?.edit.edit, 'moved')
