@@ -56,11 +56,12 @@ t.test('a busy port names the device and the port, exits 1 and leaves nothing li
   const blocker = createServer().listen(port + 1, '127.0.0.1')
   await once(blocker, 'listening')
   t.teardown(() => blocker.close())
-  const result = await runCommand(['--devices', '3', '--port', String(port), '--log-level', 'silent'])
+  const result = await runCommand(['--devices', '3', '--port', String(port), '--control-port', '0', '--log-level', 'silent'])
   t.equal(result.code, 1)
   t.equal(result.stderr, `mock-nvr: cannot listen: device nvr-002 cannot listen on port ${port + 1}: it is already in use; no device was started\n`)
-  t.equal(result.stdout, `mock-nvr fleet control on http://127.0.0.1:${port - 1}\n`)
-  const after = await Promise.allSettled([port - 1, port, port + 2].map(async each => await fetch(`http://127.0.0.1:${each}/healthz`)))
+  const control = /^mock-nvr fleet control on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(result.stdout)?.[1] as string
+  t.ok(control, result.stdout)
+  const after = await Promise.allSettled([control, `http://127.0.0.1:${port}`, `http://127.0.0.1:${port + 2}`].map(async url => await fetch(`${url}/healthz`)))
   t.strictSame(after.map(each => each.status), ['rejected', 'rejected', 'rejected'])
 })
 

@@ -47,7 +47,12 @@ const BAD_VALUES: Record<string, Array<[value: string, problem: string]>> = {
   latency: [['800-100', 'must go from low to high, not from 800 to 100'], ['slow', "must be milliseconds like 200, or a range like 100-800, not 'slow'"], ['300001', "must be at most 300000 milliseconds, not '300001'"]],
   'allow-prefer': [['2', "must be true, false, 1 or 0, not '2'"]],
   'admin-token': [['has space', 'must not contain spaces']],
-  'journal-size': [['1000001', WHOLE('0 to 1000000', '1000001')], ['-1', WHOLE('0 to 1000000', '-1')]]
+  'journal-size': [['1000001', WHOLE('0 to 1000000', '1000001')], ['-1', WHOLE('0 to 1000000', '-1')]],
+  devices: [['0', WHOLE('1 to 20000', '0')], ['many', WHOLE('1 to 20000', 'many')]],
+  // A fleet file that is not there, or wrong, is found when it is read (exit 1, naming the file and JSON path).
+  fleet: [],
+  manifest: [['devices.json', 'applies to a fleet only: give --devices too']],
+  'control-port': [['70000', WHOLE('0 to 65535', '70000')], ['8079', 'applies to a fleet only: give --devices too']]
 }
 
 // Words of the code, not of the user: the option keys that differ from their flag, and TypeBox's phrases.
