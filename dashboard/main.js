@@ -18,6 +18,8 @@ const tokenInput = document.querySelector('#token-input')
 const tokenError = document.querySelector('#token-error')
 const dashboard = document.querySelector('#dashboard')
 const forgetButton = document.querySelector('#forget-token')
+const nav = document.querySelector('nav')
+const navNote = document.querySelector('#nav-note')
 const offline = document.querySelector('#offline')
 const offlineText = document.querySelector('#offline-text')
 const cameraIds = document.querySelector('#camera-ids')
@@ -67,7 +69,24 @@ function loadAll () {
   return Promise.all([data.load(), faults.load()]).catch(onError)
 }
 
+// The sections are hidden until the admin token is given: their links say so and lead to the token field meanwhile.
+function lockSections (locked) {
+  nav.toggleAttribute('data-locked', locked)
+  navNote.hidden = !locked
+  for (const link of nav.querySelectorAll('a')) {
+    if (locked) link.setAttribute('aria-disabled', 'true')
+    else link.removeAttribute('aria-disabled')
+  }
+}
+
+nav.addEventListener('click', event => {
+  if (!nav.hasAttribute('data-locked') || event.target.closest('a') === null) return
+  event.preventDefault()
+  tokenInput.focus()
+})
+
 function askForToken (message = '') {
+  lockSections(true)
   session?.stop()
   session = undefined
   token.forget()
@@ -81,6 +100,7 @@ function askForToken (message = '') {
 }
 
 function start () {
+  lockSections(false)
   tokenPanel.hidden = true
   dashboard.hidden = false
   forgetButton.hidden = false

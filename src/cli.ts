@@ -2,13 +2,20 @@
 import './cli/node-version-guard.js'
 import { runCommandLine } from './cli/main.js'
 import { stopGracefully } from './cli/stop-gracefully.js'
+import { endQuietlyWhenClosed } from './cli/closed-output.js'
 
+let serving = false
+endQuietlyWhenClosed(process.stdout, () => serving)
+endQuietlyWhenClosed(process.stderr, () => serving)
 const exitCode = await runCommandLine(process.argv.slice(2), {
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
   stopSignal,
-  serving: nvr => stopGracefully({ graceMs: 10_000, log: nvr.app.log, close: () => nvr.close() })
+  serving: nvr => {
+    serving = true
+    stopGracefully({ graceMs: 10_000, log: nvr.app.log, close: () => nvr.close() })
+  }
 })
 if (exitCode !== undefined) process.exitCode = exitCode
 

@@ -8,7 +8,11 @@ export { openApiDocument } from './start/openapi-document.js'
 /** Options of startMockNvr, and the error a bad one throws. */
 export { OptionsError, type MockNvrOptions } from './config/options.js'
 /** The handle's verbs: what a test can change or ask while the mock runs. */
-export type { ControlVerbs, DataSummary } from './control/control-verbs.js'
+export type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control/control-verbs.js'
+/** A token that sees only some cameras (`{ token, cameras }`), as the scopedTokens option and setScopedTokens() take it. */
+export type { ScopedToken } from './contract/scoped-tokens.js'
+/** Thrown by setScopedTokens() for tokens it cannot scope; `problems` lists each JSON path and what is wrong there, never a token. */
+export { ScopedTokensError } from './contract/scoped-tokens.js'
 /** Fixture loading and validation, for checking your own fixture files. */
 export { BUNDLED_FIXTURES, loadFixtures } from './data/fixtures.js'
 export { datasetFromData, type Dataset } from './data/dataset.js'
@@ -27,6 +31,8 @@ export { CorsPolicy } from './wire/cors.js'
 export { generateFixtureData, type GenerateOptions } from './data/generate.js'
 /** Thrown when a TLS certificate or key file cannot be served with; the message names the file. */
 export { TlsError } from './config/tls.js'
+/** The server could not listen: the port in use, an address not of this machine, a host that does not resolve. */
+export { ListenError } from './start/listen-error.js'
 /** A fault to inject (`{ status: 503, times: 2 }`, `{ delay: { min: 100, max: 800 }, route: 'list' }`), and one injected. */
 export { FaultSpecSchema, type FaultSpec, type Fault, type Operation } from './control/faults/fault-spec.js'
 /** Thrown by injectFault() for a bad spec; `problems` lists each JSON path and what is wrong there. */

@@ -99,6 +99,30 @@ t.test('a wrong token shows the error state and asks again', async t => {
   t.ok(await page.locator('#dashboard').isHidden(), 'nothing of the dashboard shows')
 })
 
+t.test('before the admin token the section links say why they wait, and lead to the token field; then they work', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await page.goto(`${nvr.url}${DASHBOARD_PATH}`)
+  const nav = page.getByRole('navigation', { name: 'Sections' })
+  const requests = nav.getByRole('link', { name: 'Requests' })
+  await page.getByRole('textbox', { name: 'Admin token' }).waitFor()
+  t.equal(await requests.getAttribute('aria-disabled'), 'true', 'the link is marked disabled')
+  t.ok(await nav.getByText('after the admin token').isVisible(), 'the reason is shown beside the links')
+  await page.getByRole('textbox', { name: 'Admin token' }).blur()
+  // Forced: Playwright will not click a link marked disabled, but a person can.
+  await requests.click({ force: true })
+  t.equal(new URL(page.url()).hash, '', 'the page does not jump to a hidden section')
+  t.ok(await page.getByRole('textbox', { name: 'Admin token' }).evaluate(input => input === document.activeElement), 'the token field has the focus')
+
+  await page.getByRole('textbox', { name: 'Admin token' }).fill(ADMIN_TOKEN)
+  await page.getByRole('button', { name: 'Open the dashboard' }).click()
+  await waitUntilLive(page)
+  t.equal(await requests.getAttribute('aria-disabled'), null, 'the link is enabled')
+  t.ok(await nav.getByText('after the admin token').isHidden(), 'the reason is gone')
+  await nav.getByRole('link', { name: 'Faults' }).click()
+  t.equal(new URL(page.url()).hash, '#faults', 'the link leads to its section')
+})
+
 t.test('no request of the page left 127.0.0.1', async t => {
   t.ok(hosts.length > 0)
   t.strictSame([...new Set(hosts)], ['127.0.0.1'])

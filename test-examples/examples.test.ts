@@ -70,7 +70,7 @@ const playwright = async (command: string, env: Record<string, string> = {}) => 
   const ports = { NVR_PORT: String(await freePort()), FRONTEND_PORT: String(await freePort()) }
   const output = await mkdtemp(join(tmpdir(), 'mock-nvr-playwright-'))
   try {
-    return await run([bin('@playwright/test/cli.js'), 'test', '--config', 'examples/playwright/playwright.config.ts', '--output', output], { ...env, ...ports, MOCK_NVR_COMMAND: command })
+    return await run([bin('@playwright/test/cli.js'), 'test', '--config', 'examples/playwright/playwright.config.ts', '--output', output], { ...env, ...ports, NVR_COMMAND: command })
   } finally {
     await rm(output, { recursive: true, force: true })
   }

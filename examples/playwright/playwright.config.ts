@@ -5,7 +5,7 @@ export const NVR_PORT = Number(process.env.NVR_PORT ?? 4010)
 export const FRONTEND_PORT = Number(process.env.FRONTEND_PORT ?? 4011)
 export const ADMIN_TOKEN = 'admin-secret'
 // In your project: `npx mock-nvr`; this repository runs its own CLI from source instead.
-const MOCK_NVR = process.env.MOCK_NVR_COMMAND ?? 'npx mock-nvr'
+const MOCK_NVR = process.env.NVR_COMMAND ?? 'npx mock-nvr'
 
 export default defineConfig({
   testDir: '.',

@@ -5,10 +5,11 @@ import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
 import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
-import { apiErrors } from '../wire/errors.js'
+import { ApiError, apiErrors } from '../wire/errors.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
 import type { FixtureError } from '../data/fixture-validation.js'
-import { FixtureDataSchema } from '../wire/schemas.js'
+import { FixtureDataSchema, RateLimitBodySchema, ScopedTokensSchema } from '../wire/schemas.js'
+import type { ScopedTokensError } from '../contract/scoped-tokens.js'
 import { EVENT_STREAM_TYPE, JournalStream, type JournalStreamLimits } from './journal-stream.js'
 
 /** Replacement data may be large (generated data serializes to tens of megabytes). */
@@ -90,10 +91,29 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     }
   })
 
+  // The tokens are never given back, nor logged: GET and PUT answer how many there are.
+  route(app, '/scoped-tokens', {
+    GET: (_request, reply) => ok(reply, control.scopedTokens()),
+    PUT: (request, reply) => {
+      const summary = setScopedTokens(control, request.body)
+      request.log.info(summary, 'admin: scoped tokens replaced')
+      return ok(reply, summary)
+    }
+  }, { schema: { hide: true, body: ScopedTokensSchema } })
+
+  route(app, '/rate-limit', {
+    GET: (_request, reply) => ok(reply, control.rateLimit()),
+    PUT: (request, reply) => {
+      const summary = control.setRateLimit((request.body as { rateLimit: number | null }).rateLimit)
+      request.log.info(summary, 'admin: rate limit set')
+      return ok(reply, summary)
+    }
+  }, { schema: { hide: true, body: RateLimitBodySchema } })
+
   route(app, '/reset', {
     POST: (request, reply) => {
       control.reset()
-      request.log.info('admin: reset to the start-up data, no faults, an empty journal')
+      request.log.info('admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal')
       return ok(reply, null)
     }
   })
@@ -106,8 +126,19 @@ function useData (control: MockControl, body: unknown) {
   try {
     return control.use(body, 'request body')
   } catch (error) {
-    // use() throws nothing but FixtureError: the data is validated like a fixture file, and nothing changed.
+    // The refusal while proxying a device, as it is.
+    if (error instanceof ApiError) throw error
+    // Else use() throws nothing but FixtureError: the data is validated like a fixture file, and nothing changed.
     throw invalidBody((error as FixtureError).problems)
+  }
+}
+
+function setScopedTokens (control: MockControl, body: unknown) {
+  try {
+    return control.setScopedTokens(body)
+  } catch (error) {
+    // The body's shape is checked already: what is left is a token that cannot be scoped (the admin token, an all-camera one).
+    throw invalidBody((error as ScopedTokensError).problems)
   }
 }
 

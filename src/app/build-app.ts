@@ -43,7 +43,7 @@ export interface AppDependencies {
   logger?: FastifyBaseLogger
   /** Serve HTTPS with this certificate and key instead of plain HTTP. */
   https?: TlsCredentials
-  /** Faults, latency and the request journal of this app; a fresh one on the store when absent. */
+  /** Faults, latency, the rate limit and the request journal of this app; a fresh one on the store and tokens when absent. */
   control?: MockControl
   /** Turns the admin API on under /__admin/, for callers with this bearer token; `tokens` must refuse it. */
   adminToken?: string
@@ -52,7 +52,7 @@ export interface AppDependencies {
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
-export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, limits: someLimits, logger, https, control = new MockControl({ store }), adminToken, proxy }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize, limits: someLimits, logger, https, control = new MockControl({ store, access: tokens }), adminToken, proxy }: AppDependencies): Promise<FastifyInstance> {
   if (adminToken !== undefined && tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
     throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
   }
@@ -61,7 +61,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
   const limits = { ...DEFAULT_LIMITS, ...someLimits }
   const serverOptions = nodeServerOptions(maxHeaderSize, limits)
   const nextRequestId = countRequests()
-  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faultControl, recorder: control.recorder, nextRequestId })
+  const fastPath = new FastPath({ store, tokens, cors: corsPolicy, faults: control.faultControl, limiter: control.rateLimiter, recorder: control.recorder, nextRequestId })
   // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
   const appLogger = logger ?? createLogger({ logLevel: 'silent', prettyLogs: false })
   const app = Fastify({
@@ -145,7 +145,7 @@ export async function buildApp ({ store, tokens, cors: corsPolicy, maxHeaderSize
     return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount, ...(proxy === undefined ? {} : { contractViolations: proxy.violationCount }) }
   })
 
-  if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl })
+  if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX, store, tokens, faults: control.faultControl, limiter: control.rateLimiter })
   else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: control.faultControl })
   if (adminTokens !== undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, control })
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.

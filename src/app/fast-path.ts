@@ -7,6 +7,8 @@ import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { matchOperation } from '../contract/paths.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
 import type { RequestRecorder } from '../control/request-recorder.js'
+import { sees } from '../contract/bearer.js'
+import type { RateLimiter } from '../contract/rate-limit.js'
 
 // Characters an id may hold to be taken here as it is: nothing to decode ('%'), no ';', '#' or '/'.
 const PLAIN_SEGMENT = /^[\w\-.~!$&'()*+,=:@]+$/
@@ -16,6 +18,8 @@ export interface FastPathDependencies {
   tokens: TokenPolicy
   cors: CorsPolicy
   faults: FaultControl
+  /** While a rate limit is on, every request goes to Fastify, where it is counted once. */
+  limiter: RateLimiter
   recorder: RequestRecorder
   /** The request ids Fastify uses too, so log lines of both paths count alike. */
   nextRequestId: () => string
@@ -25,8 +29,9 @@ export interface FastPathDependencies {
  * Answers the reads that succeed — an accepted GET or HEAD of a list or a line that exists — straight
  * from Node's request event, with the prepared bytes and the very headers, log line and journal entry
  * Fastify's request cycle would give. Every other request goes on to Fastify: anything to decode in the
- * path, a body, a missing Host, a refused token, an unknown id, an active fault, latency or Prefer, and
- * every request once the server is closing. The served bytes are then the same either way; only the
+ * path, a body, a missing Host, a refused token, a camera outside the token's scope, an unknown id, an
+ * active fault, latency or Prefer, any request while a rate limit is on, and every request once the server is
+ * closing. The served bytes are then the same either way; only the
  * request's own cost differs, which is most of the cost of a small answer.
  */
 export class FastPath {
@@ -46,10 +51,10 @@ export class FastPath {
   answer (request: IncomingMessage, response: ServerResponse): boolean {
     const start = performance.now()
     const { method, url, headers } = request
-    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || this.#deps.faults.active) return false
+    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || this.#deps.faults.active || this.#deps.limiter.active) return false
     if (headers.host === undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
     const params = matchRead(url as string)
-    if (params === undefined || this.#deps.tokens.judge(headers.authorization) !== 'accepted') return false
+    if (params === undefined || !sees(this.#deps.tokens.admit(headers.authorization), params.id)) return false
     const camera = this.#deps.store.camera(params.id)
     const body = params.line_id === undefined ? camera?.listBody : camera?.lineBody(params.line_id)
     if (body === undefined) return false

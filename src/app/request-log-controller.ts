@@ -18,6 +18,12 @@ export class RecordEachRequest extends LogController {
 
   override routeNotFound (): void {}
 
+  // A client that goes away from a stream (a closed dashboard tab) is how such streams end, not news at info.
+  override streamError (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') reply.log.debug('the client closed the stream')
+    else super.streamError(error, request, reply)
+  }
+
   override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     if (error) this.#recorder.failed(request, reply.log, reply.statusCode, reply.elapsedTime, error)
     else this.#recorder.answered(request, request.id, reply.statusCode, reply.elapsedTime)

@@ -2,9 +2,10 @@ import { parseArgs } from 'node:util'
 import type { TInteger } from '@sinclair/typebox'
 import { parseDelay } from '../util/delay.js'
 import { parseGenerateSize } from '../data/generate-size.js'
+import type { ScopedToken } from '../wire/schemas.js'
 import { findProblem, LIBRARY_DEFAULTS, LOG_LEVELS, OptionsSchema, type ResolvedOptions } from '../config/options.js'
 
-type OptionKind = 'integer' | 'string' | 'list' | 'switch' | 'size' | 'delay'
+type OptionKind = 'integer' | 'string' | 'list' | 'scopes' | 'switch' | 'size' | 'delay'
 
 interface CliOption {
   flag: string
@@ -25,6 +26,7 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'tls-self-signed', key: 'tlsSelfSigned', kind: 'switch', help: 'serve HTTPS with a certificate generated at start for localhost, 127.0.0.1 and the host' },
   { flag: 'fixtures', key: 'fixtures', kind: 'string', defaultText: 'bundled fixtures/', value: 'PATH', help: 'a fixture .json file, or a folder of them' },
   { flag: 'token', key: 'tokens', kind: 'list', defaultText: 'none', value: 'TOKEN', help: 'accept only this bearer token (repeatable); without it any non-empty token is accepted' },
+  { flag: 'scoped-token', key: 'scopedTokens', kind: 'scopes', defaultText: 'none', value: 'TOKEN:CAMERA_ID', help: 'accept this bearer token for this camera only (repeatable; the id is all after the first \':\'); other cameras are 403' },
   { flag: 'cors-origin', key: 'corsOrigins', kind: 'list', defaultText: 'any origin', value: 'ORIGIN', help: "let only this origin call from a browser (repeatable): scheme://host[:port], or '*' for any" },
   { flag: 'log-level', key: 'logLevel', kind: 'string', value: 'LEVEL', help: LOG_LEVELS.join(', ') },
   { flag: 'pretty-logs', key: 'prettyLogs', kind: 'switch', defaultText: 'on when stdout is a terminal', help: 'human-readable logs instead of JSON lines' },
@@ -39,6 +41,7 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'latency', key: 'latency', kind: 'delay', defaultText: 'none', value: 'MS|MIN-MAX', help: 'delay every API request: 200 for a fixed delay, 100-800 for a random one (see --seed)' },
   { flag: 'allow-prefer', key: 'allowPrefer', kind: 'switch', help: "let a request ask for its own fault: 'Prefer: code=503', 'Prefer: delay=800'" },
   { flag: 'admin-token', key: 'adminToken', kind: 'string', defaultText: 'none, admin API off', value: 'TOKEN', help: 'turn the admin API on under /__admin/, for callers with this bearer token' },
+  { flag: 'rate-limit', key: 'rateLimit', kind: 'integer', defaultText: 'off', value: 'N', help: 'allow N API requests per second per token, in bursts of up to N; then 429 with Retry-After' },
   { flag: 'journal-size', key: 'journalSize', kind: 'integer', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' }
 ]
 
@@ -53,6 +56,9 @@ export function shownDefault (option: CliOption): string {
   if (option.kind === 'switch') return 'off'
   return String(DEFAULTS[option.key])
 }
+
+/** The words that may come first: mock-nvr's commands besides serving, which is the default. */
+export const COMMANDS = ['openapi', 'verify', 'record', 'proxy'] as const
 
 export type CliCommand =
   | { command: 'help' }
@@ -70,7 +76,11 @@ export class UsageError extends Error {
 
 /** MOCK_NVR_ + the flag in upper snake case; a repeatable flag's twin is plural and comma-separated. */
 export function envName ({ flag, kind }: CliOption): string {
-  return `MOCK_NVR_${flag.toUpperCase().replaceAll('-', '_')}${kind === 'list' ? 'S' : ''}`
+  return `MOCK_NVR_${flag.toUpperCase().replaceAll('-', '_')}${repeatable(kind) ? 'S' : ''}`
+}
+
+function repeatable (kind: OptionKind): boolean {
+  return kind === 'list' || kind === 'scopes'
 }
 
 const BY_FLAG = new Map(CLI_OPTIONS.map(option => [option.flag, option]))
@@ -80,7 +90,7 @@ const PARSE_OPTIONS = {
   version: { type: 'boolean', short: 'v' },
   ...Object.fromEntries(CLI_OPTIONS.map(option => [option.flag, {
     type: option.kind === 'switch' ? 'boolean' : 'string',
-    multiple: option.kind === 'list'
+    multiple: repeatable(option.kind)
   }]))
 } as const
 const ALL_FLAGS = new Set(['-h', '--help', '-v', '--version', ...CLI_OPTIONS.map(option => `--${option.flag}`)])
@@ -102,7 +112,11 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
   // The one sub-command, `openapi`, takes the same options: they decide the data its examples come from.
   const command = positionals[0] === 'openapi' ? 'openapi' : 'serve'
   const unexpected = positionals[command === 'openapi' ? 1 : 0]
-  if (unexpected !== undefined) throw new UsageError(`unexpected argument '${unexpected}'`)
+  if (unexpected !== undefined) {
+    // `mock-nvr help`, `mock-nvr serve`: a command that does not exist, where a command goes.
+    if (argv[0] === unexpected) throw new UsageError(`unknown command '${unexpected}' (the commands are ${COMMANDS.join(', ')}; serving needs none)`)
+    throw new UsageError(`unexpected argument '${unexpected}'`)
+  }
 
   const options: Record<string, unknown> = { ...CLI_DEFAULTS }
   // Each option set, by key: the flag or variable it came from, which is what a message calls it.
@@ -125,6 +139,12 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
   return { command, options }
 }
 
+/** Where a serve option came from, for a message about its value: its flag when argv has it, else its variable. */
+export function givenBy (argv: readonly string[], flag: string): string {
+  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options: PARSE_OPTIONS })
+  return tokens.some(token => token.kind === 'option' && token.name === flag) ? `--${flag}` : envName(BY_FLAG.get(flag) as CliOption)
+}
+
 function readFlags (tokens: readonly Token[]): Map<string, FlagValue> {
   const flags = new Map<string, FlagValue>()
   for (const token of tokens) {
@@ -138,7 +158,7 @@ function readFlags (tokens: readonly Token[]): Map<string, FlagValue> {
       continue
     }
     if (value === '') throw new UsageError(`${flag} is empty: give it a value, or leave it out (default: ${shownDefault(option)})`)
-    if (option.kind !== 'list') {
+    if (!repeatable(option.kind)) {
       flags.set(option.flag, value)
       continue
     }
@@ -170,7 +190,7 @@ export function flagValue (token: FlagToken, placeholder: string | undefined, al
 function readVariable (option: CliOption, name: string, text: string): string | string[] {
   const unset = `give it a value, or unset it (default: ${shownDefault(option)})`
   if (text === '') throw new UsageError(`${name} is set but empty: ${unset}`)
-  if (option.kind !== 'list') return text
+  if (!repeatable(option.kind)) return text
   const items = text.split(',').map(item => item.trim())
   if (items.every(item => item === '')) throw new UsageError(`${name} holds only commas and spaces: ${unset}`)
   const empty = items.indexOf('')
@@ -191,6 +211,7 @@ function convert (option: CliOption, raw: FlagValue, source: string): unknown {
       if (typeof range === 'string') throw new UsageError(`${source} ${range}`)
       return range.min === range.max ? range.min : range
     }
+    case 'scopes': return parseScopedTokens(raw as string[], source)
     case 'integer': {
       const text = raw as string
       // Out-of-range numbers are left to the options' check; beyond 15 digits a number is no longer exact.
@@ -200,6 +221,18 @@ function convert (option: CliOption, raw: FlagValue, source: string): unknown {
     }
     default: return raw
   }
+}
+
+// TOKEN:CAMERA_ID, the id being everything after the first ':'. A message never quotes the value: it holds a token.
+function parseScopedTokens (values: readonly string[], source: string): ScopedToken[] {
+  return values.map((value, index) => {
+    const which = values.length === 1 ? '' : ` (value ${index + 1} of ${values.length})`
+    const colon = value.indexOf(':')
+    if (colon === -1) throw new UsageError(`${source} must be TOKEN:CAMERA_ID, with a ':' between the token and the camera id${which}`)
+    if (colon === 0) throw new UsageError(`${source} has an empty token before the ':'${which}`)
+    if (colon === value.length - 1) throw new UsageError(`${source} has an empty camera id after the ':'${which}`)
+    return { token: value.slice(0, colon), cameras: [value.slice(colon + 1)] }
+  })
 }
 
 function parseSwitch (text: string, source: string): boolean {
@@ -212,7 +245,8 @@ function parseSwitch (text: string, source: string): boolean {
 export function helpText (version: string): string {
   const rows = CLI_OPTIONS.map(option => {
     const name = `--${option.flag}${option.value === undefined ? '' : ` ${option.value}`}`
-    return `  ${name.padEnd(26)}${option.help} (default: ${shownDefault(option)})\n  ${''.padEnd(26)}env: ${envName(option)}`
+    // A name longer than the column still gets a space before its help.
+    return `  ${name.padEnd(25)} ${option.help} (default: ${shownDefault(option)})\n  ${''.padEnd(26)}env: ${envName(option)}`
   })
   return [
     `mock-nvr ${version}: a stand-in NVR serving the Counting Lines Read API from fixtures`,

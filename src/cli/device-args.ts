@@ -15,6 +15,7 @@ export interface DeviceArgs {
   help: boolean
   target?: string
   token?: string
+  tokenFile?: string
   cameras: string[]
   timeout?: number
   runTimeout?: number
@@ -37,6 +38,7 @@ const COMMON: Record<string, DeviceFlag> = {
   help: {},
   target: { value: 'URL' },
   token: { value: 'TOKEN' },
+  'token-file': { value: 'FILE' },
   camera: { value: 'ID', multiple: true },
   timeout: { value: 'MS' },
   'run-timeout': { value: 'MS' },
@@ -81,14 +83,17 @@ export function parseDeviceArgs (command: DeviceCommandName, argv: readonly stri
   }
   if (args.help) return args
   const target = required(values, 'target', 'URL')
-  const token = required(values, 'token', 'TOKEN')
+  // Which token source wins, and the file's reading, are readDeviceToken's (device-token.ts).
+  const token = optional(values, 'token', 'token')
+  const tokenFile = optional(values, 'token-file', 'tokenFile')
   if (args.cameras.length === 0) throw new UsageError('--camera ID is required (repeatable): the API has no route that lists cameras')
   if (args.cameras.includes('')) throw new UsageError('--camera must not be empty')
   const out = command === 'record' ? required(values, 'out', 'FILE') : undefined
   return {
     ...args,
     target,
-    token,
+    ...token,
+    ...tokenFile,
     ...milliseconds(values, 'timeout', 'timeout'),
     ...milliseconds(values, 'run-timeout', 'runTimeout'),
     ...optional(values, 'ca', 'ca'),
@@ -103,7 +108,7 @@ function required (values: Record<string, unknown>, flag: string, value: string)
   return given
 }
 
-function optional (values: Record<string, unknown>, flag: string, key: 'ca' | 'junit'): Partial<DeviceArgs> {
+function optional (values: Record<string, unknown>, flag: string, key: 'ca' | 'junit' | 'token' | 'tokenFile'): Partial<DeviceArgs> {
   const given = values[flag]
   if (given === '') throw new UsageError(`--${flag} must not be empty`)
   return typeof given === 'string' ? { [key]: given } : {}
@@ -117,6 +122,8 @@ function milliseconds (values: Record<string, unknown>, flag: string, key: 'time
 const CONNECTION_HELP = [
   '  --target URL          the device\'s base URL, e.g. https://nvr.local:8443 (without /nvr/v1)',
   '  --token TOKEN         the bearer token the device accepts; never written to any output, log or file',
+  '  --token-file FILE     read the token from FILE instead (one trailing newline dropped), so it stays out',
+  '                        of ps and shell history; or set MOCK_NVR_DEVICE_TOKEN. A flag beats the variable',
   '  --camera ID           a camera to read (repeatable): the API has no route that lists cameras',
   '  --timeout MS          time each request may take (default: 10000)',
   '  --run-timeout MS      time the whole run may take (default: no limit)',
@@ -128,7 +135,7 @@ const CONNECTION_HELP = [
 export function deviceHelpText (command: DeviceCommandName): string {
   const lines = command === 'verify'
     ? [
-        'Usage: mock-nvr verify --target URL --token TOKEN --camera ID [--camera ID …] [options]',
+        'Usage: mock-nvr verify --target URL --token TOKEN|--token-file FILE --camera ID [--camera ID …] [options]',
         '',
         'Checks a device (or any implementation of the API) against the contract, and lists where it answers the',
         'cases the spec leaves open otherwise than mock-nvr. Exit code: 0 no violation, 1 violations or an',
@@ -140,7 +147,7 @@ export function deviceHelpText (command: DeviceCommandName): string {
         '  --strict              differences from mock-nvr count as failures too'
       ]
     : [
-        'Usage: mock-nvr record --target URL --token TOKEN --camera ID [--camera ID …] --out FILE [options]',
+        'Usage: mock-nvr record --target URL --token TOKEN|--token-file FILE --camera ID [--camera ID …] --out FILE [options]',
         '',
         'Writes a fixture file from a device: every camera named, its lines in the device\'s order, as sent.',
         'All or nothing: a device that breaks the contract is reported as verify does, and nothing is written.',

@@ -6,6 +6,7 @@ import { connectionFrom, DeviceLinkError, type DeviceLinkOptions } from '../devi
 import { verifyDevice, type VerifyReport } from '../device-link/verify-device.js'
 import { UsageError } from './args.js'
 import { readCaFile } from './ca-file.js'
+import { readDeviceToken } from './device-token.js'
 import { deviceHelpText, parseDeviceArgs, type DeviceArgs, type DeviceCommandName } from './device-args.js'
 import type { FixtureData } from '../wire/schemas.js'
 
@@ -14,6 +15,8 @@ export interface CommandIo {
   stdout: { write: (text: string) => unknown, isTTY?: boolean }
   stderr: { write: (text: string) => unknown }
   signal?: AbortSignal
+  /** Where MOCK_NVR_DEVICE_TOKEN is read from. */
+  env?: NodeJS.ProcessEnv
 }
 
 const EXIT_OK = 0
@@ -30,7 +33,7 @@ export async function runDeviceCommand (command: DeviceCommandName, argv: readon
       io.stdout.write(deviceHelpText(command))
       return EXIT_OK
     }
-    options = await linkOptions(args, io.signal)
+    options = await linkOptions(args, io)
   } catch (error) {
     io.stderr.write(`mock-nvr: ${(error as Error).message}. Run mock-nvr ${command} --help for the flags.\n`)
     return EXIT_USAGE
@@ -47,11 +50,12 @@ export async function runDeviceCommand (command: DeviceCommandName, argv: readon
   }
 }
 
-async function linkOptions (args: DeviceArgs, signal: AbortSignal | undefined): Promise<DeviceLinkOptions> {
+async function linkOptions (args: DeviceArgs, { signal, env = {} }: CommandIo): Promise<DeviceLinkOptions> {
+  const { token, source } = await readDeviceToken(args, env)
   const ca = args.ca === undefined ? undefined : await readCaFile(args.ca)
   const options: DeviceLinkOptions = {
     target: args.target as string,
-    token: args.token as string,
+    token,
     cameras: args.cameras,
     ...(args.timeout === undefined ? {} : { timeout: args.timeout }),
     ...(args.runTimeout === undefined ? {} : { runTimeout: args.runTimeout }),
@@ -64,7 +68,7 @@ async function linkOptions (args: DeviceArgs, signal: AbortSignal | undefined): 
     connectionFrom(options)
   } catch (error) {
     const { option, message } = error as DeviceLinkError
-    throw new UsageError(`--${FLAGS[option as string] ?? option}: ${message}`)
+    throw new UsageError(`${option === 'token' ? source : `--${FLAGS[option as string] ?? option}`}: ${message}`)
   }
   return options
 }
@@ -101,7 +105,10 @@ async function record (args: DeviceArgs, options: DeviceLinkOptions, io: Command
   for (const camera of recording.reformatted) {
     io.stderr.write(`mock-nvr: note: camera ${JSON.stringify(camera)}: the device formats its answers otherwise (key order, spacing or number form); mock-nvr serves the same JSON, in its own bytes\n`)
   }
-  if (args.json) io.stdout.write(`${JSON.stringify({ file: out, cameras, countingLines: lines, reformatted: recording.reformatted })}\n`)
+  for (const departure of recording.departures) {
+    io.stderr.write(`mock-nvr: note: the device's answers depart from mock-nvr's where the seed does not rule: ${departure}; the lines are recorded, and mock-nvr answers in its own way\n`)
+  }
+  if (args.json) io.stdout.write(`${JSON.stringify({ file: out, cameras, countingLines: lines, reformatted: recording.reformatted, departures: recording.departures })}\n`)
   else io.stdout.write(`recorded ${cameras} camera${cameras === 1 ? '' : 's'} and ${lines} counting line${lines === 1 ? '' : 's'} into ${out}\n`)
   return EXIT_OK
 }

@@ -1,8 +1,7 @@
 import { get as getHttp, type IncomingMessage } from 'node:http'
 import { get as getHttps } from 'node:https'
 import { parseCli, type CliCommand } from './args.js'
-
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::'])
+import { baseUrl } from '../util/listen-address.js'
 
 /** The /healthz URL of a mock started with these environment variables, as seen from its own machine. */
 export function healthUrl (env: NodeJS.ProcessEnv): URL {
@@ -11,9 +10,7 @@ export function healthUrl (env: NodeJS.ProcessEnv): URL {
   // The CLI's defaults always hold a port.
   const port = options.port as number
   const tls = options.tlsSelfSigned === true || options.tlsCert !== undefined
-  const listening = options.host ?? '127.0.0.1'
-  const host = WILDCARD_HOSTS.has(listening) ? '127.0.0.1' : listening
-  return new URL(`${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}/healthz`)
+  return new URL(`${baseUrl(options.host ?? '127.0.0.1', port, tls ? 'https' : 'http')}/healthz`)
 }
 
 /** True when the URL answers 200 within the time limit; any error, other status or silence is false. */

@@ -1,5 +1,7 @@
-import { helpText, parseCli, UsageError, type CliCommand } from './args.js'
+import { givenBy, helpText, parseCli, UsageError, type CliCommand } from './args.js'
 import { isDeviceCommand } from './device-args.js'
+import { unknownVariable } from './variables.js'
+import { isWildcardHost } from '../util/listen-address.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
@@ -21,6 +23,7 @@ export interface CommandLineIo {
 const EXIT_OK = 0
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
+const HELP_AND_VERSION = new Set(['-h', '--help', '-v', '--version'])
 
 /**
  * Runs one mock-nvr command line. Resolves with the exit code of a command that is done, or with undefined
@@ -28,32 +31,38 @@ const EXIT_USAGE = 2
  */
 export async function runCommandLine (argv: readonly string[], io: CommandLineIo): Promise<number | undefined> {
   const [first, ...rest] = argv
+  // --help and --version read no environment, so they answer in any; every other command first refuses a
+  // misspelt variable, which would otherwise be ignored (MOCK_NVR_TOKEN for MOCK_NVR_TOKENS: any token accepted).
+  const unknown = argv.some(arg => HELP_AND_VERSION.has(arg)) ? undefined : unknownVariable(io.env)
+  if (unknown !== undefined) return fail(io, EXIT_USAGE, `${sentence(unknown)} Run mock-nvr --help for the flags and their variables.`)
   // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
   if (isDeviceCommand(first)) {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { runDeviceCommand } = await import('./device-commands.js')
-    return await runDeviceCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal() })
+    return await runDeviceCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal(), env: io.env })
   }
   let command: CliCommand
   let proxy: ProxyOptions | undefined
+  let serveArgv = argv
   try {
     if (first === 'proxy') {
       /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
       const { parseProxyArgs, PROXY_HELP, refuseDataTwins } = await import('./proxy-args.js')
-      const parsed = await parseProxyArgs(rest)
+      const parsed = await parseProxyArgs(rest, io.env)
       if (parsed.help) {
         io.stdout.write(PROXY_HELP)
         return EXIT_OK
       }
       proxy = parsed.proxy
-      command = parseCli(parsed.serveArgv, io.env)
+      serveArgv = parsed.serveArgv
+      command = parseCli(serveArgv, io.env)
       refuseDataTwins(command)
     } else {
       command = parseCli(argv, io.env)
     }
   } catch (error) {
     const message = (error as UsageError).message
-    return fail(io, EXIT_USAGE, `${message}${message.endsWith('?') ? '' : '.'} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`)
+    return fail(io, EXIT_USAGE, `${sentence(message)} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`)
   }
   if (command.command === 'help' || command.command === 'version') {
     io.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)
@@ -66,7 +75,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
       io.stdout.write(`${JSON.stringify(await openApiDocument(command.options), null, 2)}\n`)
       return EXIT_OK
     } catch (error) {
-      return await failToStart(io, error)
+      return await failToStart(io, error, serveArgv)
     }
   }
 
@@ -76,19 +85,23 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
     const { startMockNvr } = await import('../start/start-mock-nvr.js')
     nvr = await startMockNvr({ prettyLogs: io.stdout.isTTY === true, ...command.options, ...(proxy === undefined ? {} : { proxy }) })
   } catch (error) {
-    return await failToStart(io, error)
+    return await failToStart(io, error, serveArgv)
   }
   io.serving(nvr)
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
-  io.stdout.write(`mock-nvr listening on ${nvr.url}\n`)
+  io.stdout.write(`mock-nvr listening on ${nvr.url}${isWildcardHost(nvr.host) ? ` (host ${nvr.host}: every interface listens)` : ''}\n`)
   return undefined
 }
 
 // Every option was checked as the user gave it, so what fails here is the start itself: files, the port, a device.
-async function failToStart (io: CommandLineIo, error: unknown): Promise<number> {
+async function failToStart (io: CommandLineIo, error: unknown, serveArgv: readonly string[]): Promise<number> {
   /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { describeStartFailure } = await import('./start-failure.js')
-  return fail(io, EXIT_FAILURE, describeStartFailure(error))
+  return fail(io, EXIT_FAILURE, describeStartFailure(error, givenBy(serveArgv, 'host')))
+}
+
+function sentence (message: string): string {
+  return message.endsWith('?') ? message : `${message}.`
 }
 
 function fail (io: CommandLineIo, exitCode: number, message: string): number {

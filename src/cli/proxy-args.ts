@@ -2,16 +2,19 @@ import type { ProxyOptions } from '../device-proxy/device-proxy.js'
 import { parseTarget, type DeviceLinkError } from '../device-client/device-target.js'
 import { CLI_OPTIONS, envName, UsageError, type CliCommand } from './args.js'
 import { readCaFile } from './ca-file.js'
+import { DEVICE_TOKEN_VARIABLE } from './device-token.js'
 import { parseMilliseconds } from './milliseconds.js'
 
 // Each flag that takes a value, with the placeholder its messages show.
 const VALUE_FLAGS: Record<string, string> = { target: 'URL', record: 'FILE', ca: 'FILE', timeout: 'MS' }
 const SWITCHES = ['insecure'] as const
 // The device's data and tokens are used: these serve options have nothing to act on.
-const NOT_FOR_PROXY = ['fixtures', 'generate', 'watch', 'token']
+const NOT_FOR_PROXY = ['fixtures', 'generate', 'watch', 'token', 'scoped-token', 'rate-limit']
+// The proxy holds no token of the device's: one would let anyone who reaches the proxy in.
+const OWN_AUTHORIZATION = 'each client\'s own Authorization is forwarded to the device'
 
 /** `mock-nvr proxy`'s own flags taken out of argv; the rest are the usual server flags. */
-export async function parseProxyArgs (argv: readonly string[]): Promise<{ proxy: ProxyOptions, serveArgv: string[], help: boolean }> {
+export async function parseProxyArgs (argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ proxy: ProxyOptions, serveArgv: string[], help: boolean }> {
   const values: Record<string, string> = {}
   const switches = new Set<string>()
   const serveArgv: string[] = []
@@ -26,9 +29,11 @@ export async function parseProxyArgs (argv: readonly string[]): Promise<{ proxy:
       values[name as string] = value
     } else if ((SWITCHES as readonly string[]).includes(name as string)) switches.add(name as string)
     else if (NOT_FOR_PROXY.includes(name as string)) throw new UsageError(`--${name as string} does not apply to proxy: the device's data and tokens are used`)
+    else if (name === 'token-file') throw new UsageError(`--token-file does not apply to proxy: ${OWN_AUTHORIZATION}`)
     else serveArgv.push(arg)
   }
   if (help) return { proxy: { target: '' }, serveArgv, help }
+  if (env[DEVICE_TOKEN_VARIABLE] !== undefined) throw new UsageError(`${DEVICE_TOKEN_VARIABLE} does not apply to proxy: ${OWN_AUTHORIZATION}; unset it`)
   if (values.target === undefined) throw new UsageError('--target URL is required: the device to forward /nvr/v1 to')
   const timeout = values.timeout === undefined ? undefined : parseMilliseconds('timeout', values.timeout)
   let base: URL

@@ -1,10 +1,12 @@
 import { FixtureError } from '../data/fixture-validation.js'
+import { ListenError, UNRESOLVED_HOST_CODES } from '../start/listen-error.js'
 
-/** One sentence on why the server could not start, for the CLI to print instead of a stack trace. */
-export function describeStartFailure (error: unknown): string {
+/**
+ * One sentence on why the server could not start, for the CLI to print instead of a stack trace. `hostGivenBy`
+ * names where the host came from (--host or MOCK_NVR_HOST), for a host that does not resolve.
+ */
+export function describeStartFailure (error: unknown, hostGivenBy = '--host'): string {
   if (error instanceof FixtureError) return error.message
-  const { code, address, port } = error as NodeJS.ErrnoException & { address?: string, port?: number }
-  if (code === 'EADDRINUSE') return `cannot listen: port ${String(port)} on ${String(address)} is already in use`
-  if (code === 'EADDRNOTAVAIL') return `cannot listen: ${String(address)} is not an address of this machine`
+  if (error instanceof ListenError) return UNRESOLVED_HOST_CODES.has(error.code) ? `${error.problem} given by ${hostGivenBy}` : error.message
   return `cannot start: ${(error as Error).message}`
 }

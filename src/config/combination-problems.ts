@@ -2,10 +2,11 @@ import { isIPv6 } from 'node:net'
 import { describeOversize } from '../data/generate-size.js'
 import { fieldProblem, together, type OptionsProblem } from './option-problems.js'
 import type { ResolvedOptions } from './options.js'
+import { scopeConflict } from '../contract/scoped-tokens.js'
 
 /** What only the server's options can get wrong: the host, a generated size, and options that go (or never go) together. */
 export function combinationProblem (options: ResolvedOptions): OptionsProblem | undefined {
-  const { host, generate, tlsCert, tlsKey, tlsSelfSigned, adminToken, tokens } = options
+  const { host, generate, tlsCert, tlsKey, tlsSelfSigned, adminToken, tokens, scopedTokens } = options
   // A URL or host:port would only fail later, as a host name that cannot be found.
   if (/[\s/@]/.test(host) || (host.includes(':') && !isIPv6(host))) {
     return fieldProblem('host', '', 'must be a host name or an IP address alone, without scheme, port or path (like 127.0.0.1, 0.0.0.0 or ::)', host)
@@ -22,6 +23,9 @@ export function combinationProblem (options: ResolvedOptions): OptionsProblem | 
   if (adminToken !== undefined && tokens.includes(adminToken)) {
     return together(['adminToken', 'tokens'], (admin, device) => `the same token cannot be both ${admin} and ${device}: the admin token must never open the device API`)
   }
+  // The token policies' own check, so the server, its handle and the MSW handlers refuse alike.
+  const conflict = scopeConflict(scopedTokens, token => token === adminToken, token => tokens.includes(token))
+  if (conflict !== undefined) return fieldProblem('scopedTokens', conflict.path, conflict.message)
   if (generate !== undefined && options.fixtures !== undefined) {
     return together(['generate', 'fixtures'], (a, b) => `${a} cannot be combined with ${b}: generated data is served instead of fixture files`)
   }

@@ -18,7 +18,7 @@ export interface OptionsProblem {
 }
 
 /** Options whose values never appear in a message. */
-export const SECRET_OPTIONS: ReadonlySet<string> = new Set(['tokens', 'adminToken'])
+export const SECRET_OPTIONS: ReadonlySet<string> = new Set(['tokens', 'scopedTokens', 'adminToken'])
 
 /** What options are checked for once their schema passes: a problem of theirs, or undefined. */
 export type OptionsCheck<T> = (options: T) => OptionsProblem | undefined

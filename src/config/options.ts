@@ -29,6 +29,8 @@ export const OptionsSchema = Type.Object({
   /** A fixture file or a folder of them; the bundled demo data when absent. */
   fixtures: Type.Optional(Type.String({ minLength: 1 })),
   tokens: SharedOptionSchemas.tokens,
+  scopedTokens: SharedOptionSchemas.scopedTokens,
+  rateLimit: Type.Optional(SharedOptionSchemas.rateLimit),
   corsOrigins: SharedOptionSchemas.corsOrigins,
   /** pino level, or silent. */
   logLevel: Type.Union(LOG_LEVELS.map(level => Type.Literal(level)), { description: `one of ${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1) as string}` }),

@@ -4,6 +4,7 @@ import { isIP } from 'node:net'
 import { hostname } from 'node:os'
 import { describeFsError } from '../data/fixtures.js'
 import type { ResolvedOptions } from './options.js'
+import { isWildcardHost } from '../util/listen-address.js'
 
 /** The PEM text that Fastify's `https` option takes. */
 export interface TlsCredentials {
@@ -73,14 +74,13 @@ function certificateNames (certificate: X509Certificate): string[] {
   return (certificate.subjectAltName ?? '').split(', ').map(entry => entry.slice(entry.indexOf(':') + 1)).filter(name => name !== '')
 }
 
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::'])
 const VALIDITY_DAYS = 365
 const DAY_MS = 86_400_000
 
 /** The names a self-signed certificate covers: loopback, this machine's name, and the listening host. */
 export function selfSignedNames (host: string): string[] {
   const names = ['localhost', '127.0.0.1', '::1', hostname()]
-  if (!WILDCARD_HOSTS.has(host)) names.push(host)
+  if (!isWildcardHost(host)) names.push(host)
   return [...new Set(names)]
 }
 

@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   faultNotFound: 'FAULT_NOT_FOUND',
   /** 503: too many journal streams open. */
   tooManyStreams: 'TOO_MANY_STREAMS',
+  /** 409: data cannot be replaced while proxying a device: the device's own data and token check answer. */
+  dataFromDevice: 'DATA_FROM_DEVICE',
   /** 502: the proxied device did not answer. */
   deviceUnreachable: 'DEVICE_UNREACHABLE',
   /** 504: the proxied device did not answer in time. */

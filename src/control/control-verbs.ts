@@ -1,11 +1,21 @@
 import type { Fault, FaultSpec } from './faults/fault-spec.js'
 import type { JournalEntry } from './journal.js'
-import type { FixtureData } from '../wire/schemas.js'
+import type { FixtureData, ScopedToken } from '../wire/schemas.js'
 
 /** How much is served, as the answers of use() and resetData() report it. */
 export interface DataSummary {
   cameras: number
   countingLines: number
+}
+
+/** How many scoped tokens are in force (distinct tokens; the tokens themselves are never given back). */
+export interface ScopedTokensSummary {
+  scopedTokens: number
+}
+
+/** The rate limit in force: requests per second per token, or null when off. */
+export interface RateLimitSummary {
+  rateLimit: number | null
 }
 
 /** What a test can change or ask at run time, by the names the handle of startMockNvr gives them. */
@@ -26,7 +36,11 @@ export interface ControlVerbs {
   faults: () => Fault[]
   /** Clears one fault by id (false when there is none), or every fault. */
   clearFaults: (id?: string) => boolean
-  /** Back to the start-up state: the start-up data, no faults, an empty journal. */
+  /** Replaces the scoped tokens (tokens that see only some cameras); throws ScopedTokensError, changing nothing, if refused. */
+  setScopedTokens: (scoped: ScopedToken[]) => ScopedTokensSummary
+  /** Sets the rate limit per token (requests per second, burst as many), or turns it off with null; every token starts with a full bucket. */
+  setRateLimit: (perSecond: number | null) => RateLimitSummary
+  /** Back to the start-up state: the start-up data, scoped tokens and rate limit, no faults, an empty journal. */
   reset: () => void
 }
 
@@ -41,6 +55,8 @@ export function verbsOf (control: ControlVerbs): ControlVerbs {
     injectFault: spec => control.injectFault(spec),
     faults: () => control.faults(),
     clearFaults: id => control.clearFaults(id),
+    setScopedTokens: scoped => control.setScopedTokens(scoped),
+    setRateLimit: perSecond => control.setRateLimit(perSecond),
     reset: () => control.reset()
   }
 }

@@ -4,8 +4,18 @@ import { FaultControl, type FaultControlOptions } from './faults/fault-control.j
 import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry } from './journal.js'
 import { RequestRecorder } from './request-recorder.js'
-import type { FixtureData } from '../wire/schemas.js'
-import type { ControlVerbs, DataSummary } from './control-verbs.js'
+import { ScopedTokensSchema, type FixtureData, type ScopedToken } from '../wire/schemas.js'
+import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control-verbs.js'
+import { RateLimiter } from '../contract/rate-limit.js'
+import { mergeScopes, ScopedTokensError, type ScopeHolder } from '../contract/scoped-tokens.js'
+import { OptionsError } from '../config/option-problems.js'
+import { SharedOptionSchemas } from '../config/shared-options.js'
+import { listValueProblems } from '../util/value-errors.js'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+
+const checkScopedTokens = TypeCompiler.Compile(ScopedTokensSchema)
+const checkRateLimit = TypeCompiler.Compile(SharedOptionSchemas.rateLimit)
+import { apiErrors } from '../wire/errors.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
 export interface ControlledStore {
@@ -18,6 +28,16 @@ export interface MockControlOptions<Store extends ControlledStore = DataStore> e
   store: Store
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
+  /** The device /nvr/v1 is forwarded to, when proxying: use() then refuses, so no data is served past the device's token check. */
+  proxiedDevice?: string
+  /** The token policy whose scoped tokens setScopedTokens replaces; without it they cannot be set. */
+  access?: ScopeHolder
+  /** The scoped tokens the policy holds at start, which reset() gives it again. */
+  scopedTokens?: readonly ScopedToken[]
+  /** Requests per second per token at start; off when absent. reset() restores it. */
+  rateLimit?: number
+  /** The rate limit's clock, in milliseconds; performance.now() unless a test drives it by hand. */
+  now?: () => number
 }
 
 /**
@@ -30,16 +50,34 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly journal: RequestJournal
   /** Where every answered request goes: the journal and the request log line. */
   readonly recorder: RequestRecorder
+  /** The rate limit per token of the device API. */
+  readonly rateLimiter: RateLimiter
+  readonly #access: ScopeHolder | undefined
+  readonly #startScopedTokens: readonly ScopedToken[]
+  readonly #startRateLimit: number | undefined
+  #scopedTokenCount: number
 
-  constructor ({ store, journalSize, ...faultOptions }: MockControlOptions<Store>) {
+  readonly #proxiedDevice: string | undefined
+
+  constructor ({ store, journalSize, proxiedDevice, access, scopedTokens = [], rateLimit, now, ...faultOptions }: MockControlOptions<Store>) {
     this.store = store
+    this.#proxiedDevice = proxiedDevice
     this.journal = new RequestJournal(journalSize)
     this.recorder = new RequestRecorder(this.journal)
     this.faultControl = new FaultControl({ ...faultOptions, recorder: this.recorder })
+    this.rateLimiter = new RateLimiter({ perSecond: rateLimit, ...(now === undefined ? {} : { now }) })
+    this.#access = access
+    this.#startScopedTokens = scopedTokens
+    this.#startRateLimit = rateLimit
+    this.#scopedTokenCount = mergeScopes(scopedTokens).size
   }
 
-  /** Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing changes. */
+  /**
+   * Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing
+   * changes. While proxying a device it is refused (409): the device's data answers, behind its token check.
+   */
   use (data: unknown, source = 'data'): DataSummary {
+    if (this.#proxiedDevice !== undefined) throw apiErrors.dataFromDevice(this.#proxiedDevice)
     const dataset = datasetFromData(data, source)
     this.store.replace(dataset)
     return summarize(dataset)
@@ -82,11 +120,42 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     return this.faultControl.clear(id)
   }
 
-  /** Back to the start: the start-up data, no faults, an empty journal, the random delays' sequence from its start. */
+  /** Replaces the scoped tokens; throws ScopedTokensError naming each problem by its path, never a token, and changes nothing. */
+  setScopedTokens (scoped: unknown): ScopedTokensSummary {
+    if (!checkScopedTokens.Check(scoped)) throw new ScopedTokensError(listValueProblems(checkScopedTokens, scoped))
+    if (this.#access === undefined) throw new ScopedTokensError([{ path: '', message: 'cannot be set: this control was given no token policy' }])
+    this.#access.setScopedTokens(scoped)
+    this.#scopedTokenCount = mergeScopes(scoped).size
+    return this.scopedTokens()
+  }
+
+  /** How many scoped tokens are in force; the tokens are never given back. */
+  scopedTokens (): ScopedTokensSummary {
+    return { scopedTokens: this.#scopedTokenCount }
+  }
+
+  /** Sets the rate limit per token, or turns it off with null; throws OptionsError for anything but 1 to 1000000 or null. */
+  setRateLimit (perSecond: number | null): RateLimitSummary {
+    if (perSecond !== null && !checkRateLimit.Check(perSecond)) {
+      throw new OptionsError(`rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not ${JSON.stringify(perSecond)}`)
+    }
+    this.rateLimiter.set(perSecond ?? undefined)
+    return this.rateLimit()
+  }
+
+  /** The rate limit in force. */
+  rateLimit (): RateLimitSummary {
+    return { rateLimit: this.rateLimiter.perSecond ?? null }
+  }
+
+  /** Back to the start: the start-up data, scoped tokens and rate limit, no faults, an empty journal, the random delays' sequence from its start. */
   reset (): void {
     this.store.reset()
     this.faultControl.reset()
     this.journal.clear()
+    this.#access?.setScopedTokens(this.#startScopedTokens)
+    this.#scopedTokenCount = mergeScopes(this.#startScopedTokens).size
+    this.rateLimiter.set(this.#startRateLimit)
   }
 }
 

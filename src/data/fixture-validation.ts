@@ -1,5 +1,5 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { FixtureDataSchema, type FixtureData } from '../wire/schemas.js'
+import { FixtureDataSchema, TIMESTAMP_PATTERN, type FixtureData } from '../wire/schemas.js'
 import { listValueProblems } from '../util/value-errors.js'
 
 /** One thing wrong in fixture data: where (file and JSON Pointer) and what. */
@@ -30,23 +30,30 @@ export function formatProblem ({ file, path, message }: FixtureProblem): string 
 
 const checkFixtureData = TypeCompiler.Compile(FixtureDataSchema)
 
-/** Checks one file's content against the wire schema; returns it typed, or throws FixtureError. */
+/**
+ * Checks one file's content against the wire schema; returns it typed, or throws FixtureError with every problem:
+ * the schema's, and the timestamps of the right shape that name no real instant, so one run reports both.
+ */
 export function validateFixtureData (value: unknown, file: string): FixtureData {
-  if (checkFixtureData.Check(value)) {
-    const problems = impossibleTimestamps(value, file)
-    if (problems.length > 0) throw new FixtureError(problems)
-    return value
-  }
-  throw new FixtureError(listValueProblems(checkFixtureData, value).map(problem => ({ file, ...problem })))
+  const shapeProblems = checkFixtureData.Check(value) ? [] : listValueProblems(checkFixtureData, value).map(problem => ({ file, ...problem }))
+  const problems = [...shapeProblems, ...impossibleTimestamps(value, file)]
+  if (problems.length > 0) throw new FixtureError(problems)
+  return value as FixtureData
 }
 
-function impossibleTimestamps (data: FixtureData, file: string): FixtureProblem[] {
+const TIMESTAMP = new RegExp(TIMESTAMP_PATTERN)
+
+// Read from data of any shape: a line with other problems may still hold an impossible date.
+function impossibleTimestamps (value: unknown, file: string): FixtureProblem[] {
+  const lines = (value as { counting_lines?: unknown } | null)?.counting_lines
+  if (!Array.isArray(lines)) return []
   const problems: FixtureProblem[] = []
-  data.counting_lines?.forEach((line, index) => {
+  lines.forEach((line: unknown, index) => {
     for (const field of ['created', 'updated'] as const) {
-      const value = line[field]
-      if (!isRealInstant(value)) {
-        problems.push({ file, path: `/counting_lines/${index}/${field}`, message: `"${value}" is not a real date and time` })
+      const timestamp = (line as Record<string, unknown> | null)?.[field]
+      // A timestamp of the wrong shape is the schema's problem, reported already.
+      if (typeof timestamp === 'string' && TIMESTAMP.test(timestamp) && !isRealInstant(timestamp)) {
+        problems.push({ file, path: `/counting_lines/${index}/${field}`, message: `"${timestamp}" is not a real date and time` })
       }
     }
   })

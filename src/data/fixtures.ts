@@ -11,7 +11,7 @@ import { duplicateIds, mergeFixtures, type Dataset, type FixtureSource, type Par
 export const BUNDLED_FIXTURES = fileURLToPath(new URL('fixtures/', PACKAGE_ROOT))
 
 /**
- * Reads a fixture file, or every *.json file of a folder in lexical order, and merges them. Every problem of
+ * Reads a fixture file, or every *.json file of a folder in lexical order but for hidden ones, and merges them. Every problem of
  * every file is reported in one go: each file's own problems in file-name order, then the ids used twice,
  * found among all the entries that have ids, even in files with other problems.
  */
@@ -51,7 +51,8 @@ async function fixtureFiles (path: string): Promise<string[]> {
   }
   const names = entries
     // Symbolic links count: mounted config folders (Kubernetes ConfigMaps, for one) are made of them.
-    .filter(entry => (entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.json'))
+    // A name starting with a dot is hidden, or an editor's lock or backup file (.#site.json), not a fixture.
+    .filter(entry => (entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.json') && !entry.name.startsWith('.'))
     .map(entry => entry.name)
     .sort()
   if (names.length === 0) throw new FixtureError([{ file: path, path: '', message: 'the folder holds no .json file' }])
@@ -59,22 +60,40 @@ async function fixtureFiles (path: string): Promise<string[]> {
 }
 
 async function readJsonFile (file: string): Promise<unknown> {
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readFile(file, 'utf8')
+    bytes = await readFile(file)
   } catch (error) {
     throw new FixtureError([{ file, path: '', message: describeFsError(error) }])
   }
-  return parseJson(text, file)
+  return parseJson(decodeUtf8(bytes, file), file)
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/**
+ * The text of a fixture file, which JSON requires to be UTF-8. A UTF-8 byte order mark, as editors on Windows may
+ * save, is dropped; UTF-16 (with its mark, or told by the zero bytes beside ASCII) and bytes that are not UTF-8 are
+ * refused by name, rather than read as garbled text or reported as "invalid JSON at line 1".
+ */
+function decodeUtf8 (bytes: Buffer, file: string): string {
+  const refuse = (message: string): never => { throw new FixtureError([{ file, path: '', message }]) }
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'little-endian' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'big-endian' : undefined
+  if (utf16 !== undefined) refuse(`is UTF-16 (${utf16}, by its byte order mark); save it as UTF-8`)
+  if (bytes.length >= 2 && (bytes[0] === 0) !== (bytes[1] === 0)) refuse(`is UTF-16 (${bytes[0] === 0 ? 'big' : 'little'}-endian, without a byte order mark); save it as UTF-8`)
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
+  try {
+    return UTF8.decode(body)
+  } catch {
+    return refuse('is not UTF-8 text (Latin-1 or another legacy encoding?); save it as UTF-8')
+  }
 }
 
 function parseJson (text: string, file: string): unknown {
-  // Editors on Windows may save a byte order mark, which JSON.parse refuses.
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text
   try {
-    return JSON.parse(body)
+    return JSON.parse(text)
   } catch {
-    throw new FixtureError([{ file, path: '', message: `invalid JSON at ${locateJsonSyntaxError(body)}` }])
+    throw new FixtureError([{ file, path: '', message: `invalid JSON at ${locateJsonSyntaxError(text)}` }])
   }
 }
 

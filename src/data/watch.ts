@@ -52,7 +52,7 @@ export class FixtureWatcher extends EventEmitter<WatchEvents> {
     // A folder reports its own name when it is deleted or renamed: reloading then says what went wrong.
     // Kubernetes updates a mounted ConfigMap at once by renaming its `..data` link: the files' names never show.
     const relevant = (name: string | null) => name === null || name === ownName || name.startsWith('..') ||
-      (isFolder && name.endsWith('.json'))
+      (isFolder && name.endsWith('.json') && !name.startsWith('.'))
     this.#watcher = watch(isFolder ? path : dirname(path), { persistent: false }, (_event, name) => {
       if (!relevant(name)) return
       clearTimeout(this.#timer)

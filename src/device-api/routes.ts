@@ -9,6 +9,8 @@ import { deviceArea, requireBearer } from '../wire/area-guard.js'
 import { refuseOtherMethods, refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import { formatValueProblem } from '../util/value-errors.js'
+import { sees } from '../contract/bearer.js'
+import type { RateLimiter } from '../contract/rate-limit.js'
 import { LIST_OPERATION, OPERATIONS, RETRIEVE_OPERATION, type OperationRow } from '../contract/paths.js'
 
 export interface CountingLinesApiOptions {
@@ -16,29 +18,36 @@ export interface CountingLinesApiOptions {
   tokens: TokenPolicy
   /** Injected faults and Prefer handling, applied once the token is accepted; --latency, to every answer. */
   faults: FaultControl
+  /** The rate limit per token, counted with the bearer check. */
+  limiter: RateLimiter
 }
 
 const security = [{ bearerAuth: [] }]
 // The router gives every parameter as a string, so these checks pass; the schemas are there for the document.
 const checkParams = compileWithTypeBox(problems => new Error(problems.map(formatValueProblem).join('; ')))
 
-/** The device API under /nvr/v1: bearer check first, then the two read operations. */
-export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens, faults }) {
+/** The device API under /nvr/v1: bearer check and rate limit first, then the two read operations. */
+export const countingLinesApi: FastifyPluginAsyncTypebox<CountingLinesApiOptions> = async function countingLinesApi (app, { store, tokens, faults, limiter }) {
   // onRequest runs before routing results are used, so an unauthenticated caller learns nothing.
   // A refusal waits for --latency too, as every answer of the device does.
-  app.addHook('onRequest', requireBearer(deviceArea(tokens), (log, answer) => faults.afterLatency(log, answer)))
+  app.addHook('onRequest', requireBearer(deviceArea(tokens, limiter), (log, answer) => faults.afterLatency(log, answer)))
   app.addHook('onRequest', faults.hook)
 
+  // A camera outside the token's scope is a 403 whether it exists or not, so a scoped token learns nothing of it.
+  function cameraFor (request: { headers: { authorization?: string } }, id: string) {
+    if (!sees(tokens.admit(request.headers.authorization), id)) throw apiErrors.cameraForbidden(id)
+    const camera = store.camera(id)
+    if (camera === undefined) throw apiErrors.cameraNotFound(id)
+    return camera
+  }
+
   app.get(LIST_OPERATION.path, routeOptions(LIST_OPERATION), function listCountingLines (request, reply) {
-    const camera = store.camera((request.params as { id: string }).id)
-    if (camera === undefined) throw apiErrors.cameraNotFound((request.params as { id: string }).id)
-    sendPrepared(reply, camera.listBody)
+    sendPrepared(reply, cameraFor(request, (request.params as { id: string }).id).listBody)
   })
 
   app.get(RETRIEVE_OPERATION.path, routeOptions(RETRIEVE_OPERATION), function retrieveCountingLine (request, reply) {
     const { id, line_id: lineId } = request.params as { id: string, line_id: string }
-    const camera = store.camera(id)
-    if (camera === undefined) throw apiErrors.cameraNotFound(id)
+    const camera = cameraFor(request, id)
     const body = camera.lineBody(lineId)
     if (body === undefined) throw apiErrors.countingLineNotFound(id, lineId)
     sendPrepared(reply, body)

@@ -3,6 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { isRealInstant } from '../data/fixture-validation.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
+import { parseBody } from './answer-shape.js'
 import type { DeviceAnswer } from './device-client.js'
 
 /** One way the device breaks the contract: where (camera, line, request, JSON path) and what. */
@@ -120,7 +121,7 @@ function checkEnvelope (answer: DeviceAnswer, context: CheckContext, kind: 'arra
     report('', `answered ${answer.status}, not 200${describeErrorBody(answer, context)}`)
     return undefined
   }
-  const body = parseJson(answer.body)
+  const body = parseBody(answer.body)
   if (body === undefined) {
     report('', `the body is not JSON (${describeContent(answer, context)})`)
     return undefined
@@ -168,17 +169,13 @@ function check (name: string, value: unknown): boolean {
   return FIELDS.find(field => field.name === name)?.check.Check(value) === true
 }
 
-function parseJson (body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'))
-  } catch {
-    return undefined
-  }
-}
-
+/** What an error answer said: its errorMessage (or an older "message"), or what the body is when it is not JSON. */
 function describeErrorBody (answer: DeviceAnswer, context: CheckContext): string {
-  const body = parseJson(answer.body)
-  const message = isObject(body) && isObject(body.result) && typeof body.result.message === 'string' ? body.result.message : undefined
+  if (answer.body.length === 0) return ''
+  const body = parseBody(answer.body)
+  if (body === undefined) return ` (${describeContent(answer, context)})`
+  const result = isObject(body) && isObject(body.result) ? body.result : {}
+  const message = [result.errorMessage, result.message].find(text => typeof text === 'string')
   return message === undefined ? '' : `: ${excerpt(message, context)}`
 }
 

@@ -1,7 +1,12 @@
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import type { IncomingHttpHeaders } from 'node:http'
 import { clearTimeout, setTimeout } from 'node:timers'
-import { DeviceLinkError, type DeviceConnection } from './device-target.js'
+import { Agent, type Dispatcher } from 'undici'
+import { formatBytes } from '../util/byte-size.js'
+import { ACCEPTED_ENCODINGS, BodyDecodingError, decodeBody } from './body-decoding.js'
+import type { DeviceConnection } from './device-target.js'
+import { describeFailure, NoAnswerError } from './request-failure.js'
+
+export { describeFailure, NoAnswerError, unreachableError } from './request-failure.js'
 
 /** One request to the device: a path under the target's base, already percent-encoded. */
 export interface DeviceRequest {
@@ -12,46 +17,37 @@ export interface DeviceRequest {
   body?: Buffer
 }
 
-/** What the device answered, read whole. */
+/**
+ * What the device answered, read whole and decoded: `body` is what the sender meant, whatever
+ * Content-Encoding carried it; `headers` no longer hold Content-Encoding or Content-Length then.
+ */
 export interface DeviceAnswer {
   status: number
   headers: IncomingHttpHeaders
   body: Buffer
 }
 
-/** A request that got no usable answer; `reason` is one line, for a report. */
-export class NoAnswerError extends Error {
-  /** True when the device cannot be reached at all (refused, unknown host, untrusted certificate): nothing else will work either. */
-  readonly unreachable: boolean
-
-  constructor (reason: string, unreachable = false) {
-    super(reason)
-    this.name = 'NoAnswerError'
-    this.unreachable = unreachable
-  }
-}
-
-const UNREACHABLE: Record<string, string> = {
-  ECONNREFUSED: 'the connection was refused',
-  ENOTFOUND: 'the host name is not known',
-  EAI_AGAIN: 'the host name could not be looked up',
-  EHOSTUNREACH: 'the host cannot be reached',
-  ENETUNREACH: 'the network cannot be reached'
-}
-
-const CERTIFICATE_ADVICE = 'pass --ca FILE with its certificate, or --insecure to skip the check'
-
 /**
- * Sends requests to one device over node:http(s), never following a redirect, with a time limit and a
- * size limit on every answer. Each request has its own connection, so nothing stays open after a run.
+ * Sends requests to one device with undici, never following a redirect, with a time limit and a size limit
+ * on every answer (on the bytes received and again on the decoded body). Connections are kept alive between
+ * requests of one client; close() ends them.
  */
 export class DeviceClient {
   readonly #connection: DeviceConnection
   readonly #basePath: string
+  readonly #agent: Agent
 
   constructor (connection: DeviceConnection) {
     this.#connection = connection
     this.#basePath = connection.base.pathname === '/' ? '' : connection.base.pathname
+    const https = connection.base.protocol === 'https:'
+    this.#agent = new Agent({
+      // This client's own timer limits each request as a whole; undici's would only say less.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connectTimeout: connection.timeoutMs,
+      connect: https ? { rejectUnauthorized: !connection.insecure, ...(connection.ca === undefined ? {} : { ca: connection.ca }) } : {}
+    })
   }
 
   /** The request with the device's token in Authorization, unless the request brings its own headers for it. */
@@ -59,82 +55,73 @@ export class DeviceClient {
     return { ...request, headers: { authorization: `Bearer ${this.#connection.token}`, ...request.headers } }
   }
 
-  send ({ method, path, headers = {}, body }: DeviceRequest): Promise<DeviceAnswer> {
-    const { base, timeoutMs, maxBodyBytes, signal, ca, insecure } = this.#connection
-    const https = base.protocol === 'https:'
-    return new Promise<DeviceAnswer>((resolve, reject) => {
-      if (signal?.aborted === true) {
-        reject(new NoAnswerError('stopped before the request was sent'))
-        return
-      }
-      const send = https ? httpsRequest : httpRequest
-      // Host, port (the scheme's default when the URL has none) and protocol come from the URL itself.
-      const request = send(base, {
-        method,
+  async send ({ method, path, headers = {}, body }: DeviceRequest): Promise<DeviceAnswer> {
+    const { base, timeoutMs, maxBodyBytes, signal } = this.#connection
+    if (signal?.aborted === true) throw new NoAnswerError('stopped before the request was sent')
+    const controller = new AbortController()
+    let stopped: NoAnswerError | undefined
+    const stop = (reason: NoAnswerError): void => {
+      stopped ??= reason
+      controller.abort()
+    }
+    const timer = setTimeout(() => stop(new NoAnswerError(`no answer within ${timeoutMs} ms`)), timeoutMs)
+    const onAbort = (): void => stop(new NoAnswerError('stopped: the run took too long or was interrupted'))
+    signal?.addEventListener('abort', onAbort)
+    try {
+      const response = await this.#agent.request({
+        origin: base.origin,
+        // As given: no URL parser in between that would resolve dot segments or re-encode.
         path: `${this.#basePath}${path}`,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(body.length) }) },
-        agent: false,
-        ...(https ? { rejectUnauthorized: !insecure, ...(ca === undefined ? {} : { ca }) } : {})
+        method: method as Dispatcher.HttpMethod,
+        headers: { 'accept-encoding': ACCEPTED_ENCODINGS, ...headers },
+        ...(body === undefined ? {} : { body }),
+        signal: controller.signal
       })
-      let settled = false
-      const finish = (error: NoAnswerError | undefined, answer?: DeviceAnswer): void => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        signal?.removeEventListener('abort', onAbort)
-        if (error !== undefined) {
-          request.destroy()
-          reject(error)
-        } else {
-          resolve(answer as DeviceAnswer)
-        }
-      }
-      const timer = setTimeout(() => finish(new NoAnswerError(`no answer within ${timeoutMs} ms`)), timeoutMs)
-      const onAbort = (): void => finish(new NoAnswerError('stopped: the run took too long or was interrupted'))
-      signal?.addEventListener('abort', onAbort)
-      request.on('error', error => finish(describeFailure(error, https)))
-      request.on('response', (response: IncomingMessage) => {
-        const declared = Number(response.headers['content-length'])
-        if (declared > maxBodyBytes) {
-          finish(tooLarge(maxBodyBytes))
-          return
-        }
-        const chunks: Buffer[] = []
-        let size = 0
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length
-          if (size > maxBodyBytes) finish(tooLarge(maxBodyBytes))
-          else chunks.push(chunk)
-        })
-        response.on('error', error => finish(describeFailure(error, https)))
-        response.on('end', () => finish(undefined, { status: response.statusCode as number, headers: response.headers, body: Buffer.concat(chunks) }))
-      })
-      request.end(body)
-    })
+      const raw = await readBody(response, maxBodyBytes)
+      const answerHeaders = { ...response.headers } as IncomingHttpHeaders
+      const encoding = answerHeaders['content-encoding']
+      if (encoding === undefined) return { status: response.statusCode, headers: answerHeaders, body: raw }
+      const decoded = await decodeBody(raw, encoding, maxBodyBytes)
+      delete answerHeaders['content-encoding']
+      delete answerHeaders['content-length']
+      return { status: response.statusCode, headers: answerHeaders, body: decoded }
+    } catch (error) {
+      if (stopped !== undefined) throw stopped
+      if (error instanceof NoAnswerError) throw error
+      if (error instanceof BodyDecodingError) throw error.tooLarge ? tooLarge(maxBodyBytes, error.message) : new NoAnswerError(`the answer cannot be read: ${error.message}`)
+      throw describeFailure(error as Error, base.protocol === 'https:')
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /** Ends every connection to the device now. */
+  async close (): Promise<void> {
+    await this.#agent.destroy()
   }
 }
 
-function tooLarge (maxBodyBytes: number): NoAnswerError {
-  return new NoAnswerError(`the answer is larger than ${maxBodyBytes} bytes, the most read`)
+/** The body's bytes as received, refused past maxBodyBytes (on its declared length, unread, when it says). */
+async function readBody (response: Dispatcher.ResponseData, maxBodyBytes: number): Promise<Buffer> {
+  const declared = Number(response.headers['content-length'])
+  if (declared > maxBodyBytes) {
+    response.body.destroy()
+    throw tooLarge(maxBodyBytes)
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > maxBodyBytes) {
+      response.body.destroy()
+      throw tooLarge(maxBodyBytes)
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
 }
 
-/** A failed request in one line; Node's messages hold no header, so no token can leak through them. */
-export function describeFailure (error: Error, https: boolean): NoAnswerError {
-  const code = (error as NodeJS.ErrnoException).code ?? ''
-  const unreachable = UNREACHABLE[code]
-  if (unreachable !== undefined) return new NoAnswerError(`cannot connect to the device: ${unreachable} (${code})`, true)
-  if (https && isCertificateError(code)) return new NoAnswerError(`the device's certificate is not trusted (${code}): ${CERTIFICATE_ADVICE}`, true)
-  if (code === 'ECONNRESET' || error.message === 'socket hang up') return new NoAnswerError('the device closed the connection before answering in full')
-  if (code === 'EPROTO' || code.startsWith('ERR_SSL')) return new NoAnswerError(`the TLS handshake failed (${code}): is the target http:// rather than https://?`, true)
-  if (code.startsWith('HPE_')) return new NoAnswerError(`the answer is not valid HTTP (${code}): is the target https:// rather than http://?`)
-  return new NoAnswerError(`the request failed (${code === '' ? error.message : code})`)
-}
-
-function isCertificateError (code: string): boolean {
-  return code.includes('CERT') || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'ERR_TLS_CERT_ALTNAME_INVALID'
-}
-
-/** The one-line error a whole run ends with when the device cannot be reached. */
-export function unreachableError (error: NoAnswerError, target: string): DeviceLinkError {
-  return new DeviceLinkError(`${target}: ${error.message}`)
+function tooLarge (maxBodyBytes: number, how?: string): NoAnswerError {
+  return new NoAnswerError(`the answer is larger than ${formatBytes(maxBodyBytes)}${how === undefined ? '' : ` ${how}`}, the most read`)
 }

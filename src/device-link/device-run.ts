@@ -53,8 +53,10 @@ export class DeviceRun {
     return redactStrings(report, this.redact)
   }
 
-  end (): void {
+  /** Stops the run's timer and closes its connections to the device. */
+  async end (): Promise<void> {
     clearTimeout(this.#timer)
     this.#outerSignal?.removeEventListener('abort', this.#stopFromOutside)
+    await this.client.close()
   }
 }

@@ -1,6 +1,8 @@
 import type { CountingLine } from '../wire/schemas.js'
 import { checkLineAnswer, checkListAnswer, type Violation } from '../device-client/contract-check.js'
-import { NoAnswerError } from '../device-client/device-client.js'
+import { unruledDepartures } from '../device-client/answer-shape.js'
+import { NoAnswerError, type DeviceAnswer } from '../device-client/device-client.js'
+import { observe, type Observation } from './observation.js'
 import type { DeviceRun } from './device-run.js'
 import { linePath, listPath } from '../device-client/device-target.js'
 
@@ -15,14 +17,25 @@ export interface CameraReading {
   validLines: CountingLine[]
 }
 
+/** A read that kept the contract but departs from mock-nvr's answer where the seed does not rule. */
+export interface ReadDeparture {
+  kind: 'list' | 'retrieve'
+  request: string
+  /** Each departure in one phrase: another Content-Type, a byte-order mark, extra envelope members. */
+  departures: string[]
+  /** The answer as verify compares it: its status, its Content-Type and what its body is. */
+  device: Observation
+}
+
 export interface DeviceReading {
   cameras: CameraReading[]
   violations: Violation[]
+  departures: ReadDeparture[]
 }
 
 /** Reads every camera's list and every line of it by id, checking each answer against the contract. */
 export async function readDevice (run: DeviceRun, cameras: readonly string[]): Promise<DeviceReading> {
-  const reading: DeviceReading = { cameras: [], violations: [] }
+  const reading: DeviceReading = { cameras: [], violations: [], departures: [] }
   for (const camera of cameras) {
     const path = listPath(camera)
     const request = `GET ${path}`
@@ -34,6 +47,7 @@ export async function readDevice (run: DeviceRun, cameras: readonly string[]): P
     }
     const checked = checkListAnswer(answer, context)
     reading.violations.push(...checked.violations)
+    if (checked.listed) noteDepartures(reading, 'list', request, answer, run.redact)
     const failedRetrieve = new Set<string>()
     for (const { id, line } of checked.lines) {
       const linePathname = linePath(camera, id)
@@ -41,6 +55,7 @@ export async function readDevice (run: DeviceRun, cameras: readonly string[]): P
       const lineAnswer = await sendOrReport(run, linePathname, problem => reading.violations.push({ camera, line: id, request: lineRequest, path: '', problem }))
       const violations = lineAnswer === undefined ? undefined : checkLineAnswer(lineAnswer, line, { camera, line: id, request: lineRequest, redact: run.redact })
       if (violations !== undefined) reading.violations.push(...violations)
+      if (violations?.length === 0) noteDepartures(reading, 'retrieve', lineRequest, lineAnswer as DeviceAnswer, run.redact)
       if (violations === undefined || violations.length > 0) failedRetrieve.add(id)
     }
     reading.cameras.push({
@@ -51,6 +66,14 @@ export async function readDevice (run: DeviceRun, cameras: readonly string[]): P
     })
   }
   return reading
+}
+
+function noteDepartures (reading: DeviceReading, kind: ReadDeparture['kind'], request: string, answer: DeviceAnswer, redact: (text: string) => string): void {
+  const departures = unruledDepartures(answer.headers['content-type'], answer.body, redact)
+  if (departures.length === 0) return
+  const { status, headers, envelope } = observe(answer.status, answer.headers, answer.body, redact)
+  const contentType = headers['content-type']
+  reading.departures.push({ kind, request, departures, device: { status, headers: contentType === undefined ? {} : { 'content-type': contentType }, envelope } })
 }
 
 async function sendOrReport (run: DeviceRun, path: string, report: (problem: string) => void) {

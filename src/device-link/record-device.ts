@@ -21,6 +21,8 @@ export interface Recording {
   data: FixtureData
   /** Cameras whose list the device formats otherwise than mock-nvr (key order, spacing, number form). */
   reformatted: string[]
+  /** How the device's answers depart from mock-nvr's where the seed does not rule (another Content-Type, extra envelope members, …), each once. */
+  departures: string[]
 }
 
 /**
@@ -45,9 +47,10 @@ export async function recordWithNotes (options: DeviceLinkOptions): Promise<Reco
       .map(camera => camera.id)
     return {
       data: { cameras: cameras.map(id => ({ id })), counting_lines: reading.cameras.flatMap(camera => camera.validLines) },
-      reformatted
+      reformatted,
+      departures: [...new Set(reading.departures.flatMap(read => read.departures))]
     }
   } finally {
-    run.end()
+    await run.end()
   }
 }

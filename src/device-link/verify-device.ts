@@ -6,7 +6,8 @@ import type { DeviceLinkOptions } from '../device-client/device-target.js'
 import { MockAnswers } from './mock-answers.js'
 import { noAnswer, observe, sameObservation, type Observation } from './observation.js'
 import { buildProbes, probeHeaders, type ProbeData } from './probe-cases.js'
-import { readDevice, type CameraReading } from './read-device.js'
+import { readDevice, type CameraReading, type ReadDeparture } from './read-device.js'
+import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 
 /** A case the spec leaves open where the device answers otherwise than mock-nvr decided to. */
 export interface Difference {
@@ -41,10 +42,10 @@ export async function verifyDevice (options: DeviceLinkOptions): Promise<VerifyR
     const cameras = [...new Set(options.cameras)]
     const reading = await readDevice(run, cameras)
     const probeData = chooseProbeData(reading.cameras)
-    const differences = probeData === undefined ? [] : await compareUnspecified(run, reading.cameras, probeData)
+    const differences = [...readDifferences(reading.departures), ...(probeData === undefined ? [] : await compareUnspecified(run, reading.cameras, probeData))]
     return run.redactAll({ target: run.target, time, cameras, probedCamera: probeData?.camera ?? null, violations: reading.violations, differences })
   } finally {
-    run.end()
+    await run.end()
   }
 }
 
@@ -64,10 +65,27 @@ async function compareUnspecified (run: DeviceRun, cameras: CameraReading[], pro
   return differences
 }
 
+/** mock-nvr's answer to a read that succeeds, as a read's departure is compared with it. */
+const MOCK_READ: Observation = { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, envelope: 'success envelope' }
+
+/** The reads that depart from mock-nvr's answers, one difference for each kind of read and way of departing, with the first such request. */
+function readDifferences (departures: ReadDeparture[]): Difference[] {
+  const groups = new Map<string, ReadDeparture[]>()
+  for (const departure of departures) {
+    const key = JSON.stringify([departure.kind, departure.device])
+    groups.set(key, [...groups.get(key) ?? [], departure])
+  }
+  return [...groups.values()].map(group => {
+    const [first] = group as [ReadDeparture]
+    const alike = group.length > 1 ? ` (and ${group.length - 1} more alike)` : ''
+    return { case: `${first.kind} answer${alike}`, request: first.request, device: first.device, mock: MOCK_READ }
+  })
+}
+
 async function askDevice (run: DeviceRun, method: string, path: string, headers: Record<string, string>): Promise<Observation> {
   try {
     const answer = await run.send({ method, path, headers }, false)
-    return observe(answer.status, answer.headers, answer.body)
+    return observe(answer.status, answer.headers, answer.body, run.redact)
   } catch (error) {
     if (!(error instanceof NoAnswerError)) throw error
     return noAnswer(error.message)

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { API_PREFIX } from '../contract/paths.js'
 import type { CountingLine } from '../wire/schemas.js'
+import { parseBody, unruledDepartures } from '../device-client/answer-shape.js'
 import { checkListAnswer, checkRetrievedLine, type Violation } from '../device-client/contract-check.js'
 import { DeviceClient, NoAnswerError, type DeviceAnswer } from '../device-client/device-client.js'
 import { checkCa, checkTimer, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, describeTarget, parseTarget } from '../device-client/device-target.js'
@@ -53,6 +54,11 @@ export class DeviceProxy {
     return this.#client.send({ method, path: url, headers, ...(body === undefined || body.length === 0 ? {} : { body }) })
   }
 
+  /** Ends the connections to the device. */
+  close (): Promise<void> {
+    return this.#client.close()
+  }
+
   /** Checks an answer to a read (a 200 to GET of a list or a line), logs what is new, keeps what is valid; returns the count. */
   inspect (method: string, url: string, answer: DeviceAnswer, authorization: string | undefined, log: FastifyBaseLogger): number {
     if (method !== 'GET' || answer.status !== 200) return 0
@@ -69,12 +75,14 @@ export class DeviceProxy {
       if (violations.length === 0) this.recording?.keepList(read.camera, checked.validLines)
     } else {
       violations = checkRetrievedLine(answer, { ...context, line: read.line })
-      if (violations.length === 0) this.recording?.keepLine((JSON.parse(answer.body.toString('utf8')) as { content: CountingLine }).content)
+      if (violations.length === 0) this.recording?.keepLine((parseBody(answer.body) as { content: CountingLine }).content)
     }
     this.#violations += violations.length
-    if (violations.length > 0 && !this.#loggedPaths.has(pathname)) {
+    const departures = violations.length === 0 ? unruledDepartures(answer.headers['content-type'], answer.body, redact) : []
+    if ((violations.length > 0 || departures.length > 0) && !this.#loggedPaths.has(pathname)) {
       this.#loggedPaths.add(pathname)
       for (const { camera, line, path, problem } of redactStrings(violations, redact)) log.warn({ camera, line, path, problem }, `the device broke the contract at ${redact(pathname)}`)
+      if (departures.length > 0) log.warn({ camera: read.camera, departures }, `the device's answer departs from mock-nvr's where the seed does not rule at ${redact(pathname)}`)
     }
     return violations.length
   }

@@ -24,6 +24,7 @@ const PASSED_ON = ['authorization', 'accept', 'content-type', 'if-none-match', '
 export const deviceProxyApi: FastifyPluginAsync<DeviceProxyApiOptions> = async function deviceProxyApi (app, { proxy, faults }) {
   app.decorateRequest('contractViolations', null)
   app.addHook('onRequest', faults.hook)
+  app.addHook('onClose', async function closeDeviceConnections () { await proxy.close() })
   // Bodies go to the device as they came, whatever their type.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, function keepBody (_request, body, done) { done(null, body) })

@@ -19,17 +19,26 @@ const LOG_BUFFER_LIMIT = 16 * 1024 * 1024
 
 /** pino writing JSON lines to stdout, or pretty lines when asked (in-process, no worker thread). */
 export function createLogger ({ logLevel, prettyLogs }: Pick<ResolvedOptions, 'logLevel' | 'prettyLogs'>): FastifyBaseLogger {
-  if (!prettyLogs) return jsonLogger(logLevel, new LogSink(1, LOG_BUFFER_LIMIT))
+  return prettyLogs ? prettyLogger(logLevel) : jsonLogger(logLevel, new LogSink(1, LOG_BUFFER_LIMIT))
+}
+
+/** pino writing pretty lines to `destination` (stdout's descriptor by default): one line for each entry. */
+export function prettyLogger (level: string, destination: number | NodeJS.WritableStream = 1): FastifyBaseLogger {
   // Loaded only when asked for: its forty modules would otherwise add to every start.
   const pretty = require('pino-pretty') as typeof PinoPretty
-  return pino(pinoOptions(logLevel), pretty({ sync: true, ignore: 'pid,hostname' }))
+  const logger = pino(pinoOptions(level), pretty({ sync: true, ignore: 'pid,hostname', singleLine: true, destination }))
+  // A request's fields would otherwise take a line each: six lines for one request.
+  requestLineWriters.set(logger, function logPrettyRequestLine (reqId, method, url, statusCode, responseTime) {
+    logger.info(`${method} ${url} ${statusCode} ${loggedMilliseconds(responseTime)} ms (${reqId})`)
+  })
+  return logger
 }
 
 /** pino writing JSON lines to the sink, request lines as one string, and a warning when lines were dropped. */
 export function jsonLogger (level: string, sink: LogSink): FastifyBaseLogger {
   const logger = pino(pinoOptions(level), sink)
   logSinks.set(logger, sink)
-  jsonRequestLines.set(logger, jsonRequestLine(logger, sink))
+  requestLineWriters.set(logger, jsonRequestLine(logger, sink))
   sink.onDropped = function sayLinesWereDropped (droppedLines) {
     logger.warn({ droppedLines }, 'log lines were dropped: stdout was not read as fast as they came')
   }
@@ -47,11 +56,14 @@ export async function logsWritten (log: FastifyBaseLogger): Promise<void> {
   await logSinks.get(log)?.flushed()
 }
 
-const jsonRequestLines = new WeakMap<FastifyBaseLogger, RequestLineWriter>()
+const requestLineWriters = new WeakMap<FastifyBaseLogger, RequestLineWriter>()
 
-/** The quickest way to write a request's line to this logger: as one string for the JSON loggers made here. */
+/**
+ * How a request's line is written to this logger: as one string for the JSON loggers made here, as one short
+ * sentence for the pretty ones, and through info() with its fields for any other.
+ */
 export function requestLineWriter (log: FastifyBaseLogger): RequestLineWriter {
-  return jsonRequestLines.get(log) ?? function logRequestLine (reqId, method, url, statusCode, responseTime) {
+  return requestLineWriters.get(log) ?? function logRequestLine (reqId, method, url, statusCode, responseTime) {
     log.info({ reqId, method, url, statusCode, responseTime: loggedMilliseconds(responseTime) }, REQUEST_COMPLETED)
   }
 }

@@ -1,4 +1,4 @@
-import type { AuthOutcome } from '../contract/bearer.js'
+import { sees, type Admission, type Admitted } from '../contract/bearer.js'
 import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { API_PREFIX, hasMalformedEncoding, matchOperation, pathOf, type OperationMatch } from '../contract/paths.js'
 import type { MockControl } from '../control/mock-control.js'
@@ -8,7 +8,7 @@ import type { ServedTextStore } from './served-store.js'
 
 /** What answers a request: the same policies the server is built from. */
 export interface AnswerContext {
-  tokens: { judge: (authorization: string | undefined) => AuthOutcome }
+  tokens: { admit: (authorization: string | undefined) => Admission }
   cors: CorsPolicy
   control: MockControl<ServedTextStore>
 }
@@ -40,7 +40,8 @@ interface FaultOutcome {
 
 /**
  * Answers a request below /nvr/v1 in the order the server decides: malformed percent-encoding (after the
- * bearer check), a CORS preflight, the bearer check, injected faults and latency, then the operation's row.
+ * bearer check), a CORS preflight, the bearer check and the rate limit, injected faults and latency, then the
+ * operation's row (a camera outside the token's scope before one that does not exist).
  * Returns undefined when a fault drops the connection.
  */
 export async function answer (request: Request, context: AnswerContext): Promise<Answer | undefined> {
@@ -56,7 +57,8 @@ export async function answer (request: Request, context: AnswerContext): Promise
     return method === 'HEAD' ? { ...answered, body: '' } : answered
   }
 
-  const refusal = authRefusal(context, headers.authorization)
+  const admission = context.tokens.admit(headers.authorization)
+  const refusal = typeof admission === 'string' ? apiErrors.unauthorized(admission) : undefined
   if (hasMalformedEncoding(url)) return finish(errorAnswer(cors, refusal ?? apiErrors.badUrl()))
   const match = matchOperation(url, decodeURIComponent)
   const routed: RoutedRequest = {
@@ -72,24 +74,22 @@ export async function answer (request: Request, context: AnswerContext): Promise
     return finish({ status: 204, headers: [...cors, ...preflightHeaders(headers['access-control-request-headers']), 'content-length', '0'], body: '' }, routed)
   }
   if (refusal !== undefined) return finish(errorAnswer(cors, refusal), routed)
+  const retryAfter = context.control.rateLimiter.active ? context.control.rateLimiter.take((admission as Admitted).token) : undefined
+  if (retryAfter !== undefined) return finish(errorAnswer(cors, apiErrors.rateLimited(retryAfter)), routed)
 
   const fault = await applyFaults(context, routed, start)
   if (fault.dropped) return undefined
-  const answered = fault.error === undefined ? operationAnswer(context, method, match, cors) : errorAnswer(cors, fault.error)
+  const answered = fault.error === undefined ? operationAnswer(context, admission, method, match, cors) : errorAnswer(cors, fault.error)
   if (fault.cutOff !== undefined) answered.body = fault.cutOff(answered.body as string)
   setContentLength(answered)
   return finish(answered, routed)
 }
 
-function authRefusal ({ tokens }: AnswerContext, authorization: string | undefined): ApiError | undefined {
-  const outcome = tokens.judge(authorization)
-  return outcome === 'accepted' ? undefined : apiErrors.unauthorized(outcome)
-}
-
-function operationAnswer ({ control }: AnswerContext, method: string, match: OperationMatch | undefined, cors: readonly string[]): Answer {
+function operationAnswer ({ control }: AnswerContext, admission: Admission, method: string, match: OperationMatch | undefined, cors: readonly string[]): Answer {
   if (match === undefined) return errorAnswer(cors, apiErrors.routeNotFound())
   const { row, params } = match
   if (!row.methods.includes(method)) return errorAnswer(cors, apiErrors.methodNotAllowed(method, row.methods))
+  if (!sees(admission, params.id as string)) return errorAnswer(cors, apiErrors.cameraForbidden(params.id as string))
   const camera = control.store.current.cameras.get(params.id as string)
   if (camera === undefined) return errorAnswer(cors, apiErrors.cameraNotFound(params.id as string))
   const body = params.line_id === undefined ? camera.listBody : camera.lineBodies.get(params.line_id)

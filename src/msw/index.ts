@@ -1,5 +1,8 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { PlainTokenPolicy } from '../contract/bearer.js'
+import type { ScopedToken, ScopedTokensError } from '../contract/scoped-tokens.js'
+import { fieldProblem, OptionsError } from '../config/option-problems.js'
+import type { ValueProblem } from '../util/value-errors.js'
 import { API_PREFIX, isUnder } from '../contract/paths.js'
 import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
 import { MockControl } from '../control/mock-control.js'
@@ -14,6 +17,8 @@ import { ServedTextStore } from './served-store.js'
 export type { NvrHandlersOptions }
 /** What a bad option, bad data or a bad fault spec throws, as startMockNvr and its handle throw them. */
 export { OptionsError } from '../config/option-problems.js'
+export { ScopedTokensError } from '../contract/scoped-tokens.js'
+export type { ScopedToken } from '../contract/scoped-tokens.js'
 export { FixtureError } from '../data/fixture-validation.js'
 export { InvalidFaultError } from '../control/faults/fault-spec.js'
 
@@ -27,10 +32,11 @@ export interface NvrHandlers extends ControlVerbs {
  * decisions: every other request passes through to the network.
  */
 export function createNvrHandlers (options: NvrHandlersOptions): NvrHandlers {
-  const { origin, tokens, corsOrigins, latency, seed, data } = resolveHandlerOptions(options)
+  const { origin, tokens, scopedTokens, rateLimit, now, corsOrigins, latency, seed, data } = resolveHandlerOptions(options)
   const store = new ServedTextStore(data === undefined ? demoDataset() : datasetFromData(data))
-  const control = new MockControl({ store, latency, seed })
-  const context = { tokens: new PlainTokenPolicy(tokens), cors: new CorsPolicy(corsOrigins), control }
+  const policy = newTokenPolicy(tokens, scopedTokens)
+  const control = new MockControl({ store, latency, seed, access: policy, scopedTokens, ...(rateLimit === undefined ? {} : { rateLimit }), ...(now === undefined ? {} : { now }) })
+  const context = { tokens: policy, cors: new CorsPolicy(corsOrigins), control }
 
   const handler = http.all(({ request }) => {
     const url = new URL(request.url)
@@ -43,6 +49,16 @@ export function createNvrHandlers (options: NvrHandlersOptions): NvrHandlers {
   return {
     handlers: [handler],
     ...verbsOf(control)
+  }
+}
+
+// A scoped token that is also an all-camera one is refused as startMockNvr refuses it, in its words.
+function newTokenPolicy (tokens: readonly string[], scopedTokens: readonly ScopedToken[]): PlainTokenPolicy {
+  try {
+    return new PlainTokenPolicy(tokens, scopedTokens)
+  } catch (error) {
+    const [problem] = (error as ScopedTokensError).problems as [ValueProblem]
+    throw new OptionsError(fieldProblem('scopedTokens', problem.path, problem.message))
   }
 }
 

@@ -34,7 +34,10 @@ const ERROR_EXAMPLES: Record<string, Record<string, Example>> = {
     tokenRefused: example('A token that is not accepted', apiErrors.unauthorized('invalid_token'))
   },
   405: { otherMethod: example('A POST on this path', apiErrors.methodNotAllowed('POST', READ_METHODS)) },
-  429: { injected: injected(429) },
+  429: {
+    rateLimited: example('More requests than --rate-limit allows this token', apiErrors.rateLimited(1)),
+    injected: injected(429)
+  },
   431: { tooLarge: example('Headers over --max-header-size', toApiError({ statusCode: 431 })) },
   500: { injected: injected(500) },
   503: { injected: injected(503) }
@@ -52,8 +55,9 @@ export function withExamples (document: OpenApiDocument, { firstLine, cameras }:
   const retrieve = (paths[LINE_PATH] as { get: Operation }).get
   jsonMedia((paths[HEALTH_PATH] as { get: Operation }).get, '431').examples = ERROR_EXAMPLES[431]
 
-  addErrorExamples(list, { unknownCamera: example('No such camera', apiErrors.cameraNotFound(UNKNOWN_ID)) })
-  addErrorExamples(retrieve, {
+  const forbidden = { outsideScope: example('A camera outside the scoped token\'s scope, known or not', apiErrors.cameraForbidden(cameraId ?? UNKNOWN_ID)) }
+  addErrorExamples(list, forbidden, { unknownCamera: example('No such camera', apiErrors.cameraNotFound(UNKNOWN_ID)) })
+  addErrorExamples(retrieve, forbidden, {
     unknownCamera: example('No such camera', apiErrors.cameraNotFound(UNKNOWN_ID)),
     unknownLine: example('No such line in that camera', apiErrors.countingLineNotFound(cameraId ?? UNKNOWN_ID, UNKNOWN_ID))
   })
@@ -77,8 +81,8 @@ function jsonMedia (operation: Operation, status: string): Media {
   return (operation.responses[status] as { content: Record<string, Media> }).content['application/json'] as Media
 }
 
-function addErrorExamples (operation: Operation, notFound: Record<string, Example>): void {
-  for (const [status, examples] of Object.entries({ ...ERROR_EXAMPLES, 404: notFound })) {
+function addErrorExamples (operation: Operation, forbidden: Record<string, Example>, notFound: Record<string, Example>): void {
+  for (const [status, examples] of Object.entries({ ...ERROR_EXAMPLES, 403: forbidden, 404: notFound })) {
     jsonMedia(operation, status).examples = examples
   }
 }

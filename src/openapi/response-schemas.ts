@@ -14,14 +14,15 @@ const errorResponses = {
     description: 'No bearer token, a malformed one, or one not accepted; checked before anything else',
     headers: { 'WWW-Authenticate': header('Bearer realm="mock-nvr", with error="invalid_request" or error="invalid_token" when a token was sent') }
   }),
+  403: Type.Ref(ErrorEnvelopeSchema, { description: 'A scoped token (--scoped-token) asking for a camera outside its scope, whether that camera exists or not' }),
   404: Type.Ref(ErrorEnvelopeSchema, { description: 'No such camera, or no such counting line in that camera' }),
   405: Type.Ref(ErrorEnvelopeSchema, {
     description: 'Another method than GET or HEAD on this path (a plain OPTIONS too; a CORS preflight is answered)',
     headers: { Allow: header(READ_METHODS_HEADER) }
   }),
   429: Type.Ref(ErrorEnvelopeSchema, {
-    description: 'A fault injected on purpose: too many requests',
-    headers: { 'Retry-After': header('Seconds to wait, when the fault sets it') }
+    description: 'More requests than --rate-limit allows this token (back off exponentially), or a fault injected on purpose',
+    headers: { 'Retry-After': header('Whole seconds, at least 1, until the token may send a request again (an injected fault sets its own)') }
   }),
   431: Type.Ref(ErrorEnvelopeSchema, { description: 'Request line and headers are larger than --max-header-size; the connection closes' }),
   500: Type.Ref(ErrorEnvelopeSchema, { description: 'A fault injected on purpose: an internal error' }),

@@ -12,6 +12,8 @@ import { toDelayRange, type DelayRange } from '../util/delay.js'
 import { BUNDLED_FIXTURES } from '../data/fixtures.js'
 import { pickLimits } from '../config/limits.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
+import { baseUrl } from '../util/listen-address.js'
+import { describeListenError } from './listen-error.js'
 import { OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
@@ -36,10 +38,12 @@ export interface MockNvr extends ControlVerbs {
 export type StartOptions = MockNvrOptions & {
   /** Forward /nvr/v1 to this device, checking its answers against the contract; fixtures, data and tokens do not apply. */
   proxy?: ProxyOptions
+  /** The rate limit's clock in milliseconds (performance.now by default), for a test that moves time by hand. */
+  now?: () => number
 }
 
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
-export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOptions = {}): Promise<MockNvr> {
+export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: StartOptions = {}): Promise<MockNvr> {
   const options = resolveOptions(input)
   const proxy = proxyOptions === undefined ? undefined : startProxy(proxyOptions, input)
   await proxy?.recording?.check()
@@ -48,9 +52,20 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the device at ${proxy.target}`, note: undefined }
   const logger = options.logger ?? createLogger(options)
   // With no --token any token opens the device API, except the admin token.
-  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken])
+  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken], options.scopedTokens)
   const store = new DataStore(data)
-  const control = new MockControl({ store, latency: latencyRange(options), allowPrefer: options.allowPrefer, seed: options.seed, journalSize: options.journalSize })
+  const control = new MockControl({
+    store,
+    latency: latencyRange(options),
+    allowPrefer: options.allowPrefer,
+    seed: options.seed,
+    journalSize: options.journalSize,
+    ...(proxy === undefined ? {} : { proxiedDevice: proxy.target }),
+    access: tokens,
+    scopedTokens: options.scopedTokens,
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(now === undefined ? {} : { now })
+  })
   const app = await buildApp({
     store,
     tokens,
@@ -70,7 +85,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
     app.addHook('onClose', async function stopWatching () { await watcher.close() })
   }
 
-  await app.listen({ port: options.port, host: options.host })
+  await listenQuietly(app, options.port, options.host)
   const address = app.server.address()
   /* c8 ignore next: listen on a TCP port always yields an AddressInfo, never a pipe name */
   const port = typeof address === 'object' && address !== null ? address.port : options.port
@@ -104,7 +119,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
 }
 
 function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): DeviceProxy {
-  for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens'] as const) {
+  for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens', 'scopedTokens', 'rateLimit'] as const) {
     const value = input[option]
     if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
       throw new OptionsError(`option ${option} does not apply to a proxy: the device's data and tokens are used`)
@@ -137,13 +152,29 @@ function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
   return latency === undefined ? undefined : toDelayRange(latency) as DelayRange
 }
 
-function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer }: ResolvedOptions): void {
+/**
+ * Listens without Fastify's own "Server listening at …" lines, one for each interface of a wildcard host: the CLI's
+ * ready line says it once, with a URL to open, and stays the only line a script finds by "listening".
+ */
+async function listenQuietly (app: FastifyInstance, port: number, host: string): Promise<void> {
+  // Booted first, so that what the plugins log as they load keeps its level.
+  await app.ready()
+  const level = app.log.level
+  if (['info', 'debug', 'trace'].includes(level)) app.log.level = 'warn'
+  try {
+    await app.listen({ port, host })
+  } catch (error) {
+    throw describeListenError(error, host, port)
+  } finally {
+    app.log.level = level
+  }
+}
+
+function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer, scopedTokens, rateLimit }: ResolvedOptions): void {
+  // How many, never which: tokens stay out of the logs.
+  if (scopedTokens.length > 0) app.log.info({ scopedTokens: new Set(scopedTokens.map(({ token }) => token)).size }, 'scoped tokens see only their cameras; any other camera is 403')
+  if (rateLimit !== undefined) app.log.info({ rateLimit }, 'API requests are limited per token, per second; past the limit 429 with Retry-After')
   if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token; its dashboard at ${DASHBOARD_PATH}/`)
   if (latency !== undefined) app.log.info({ latency }, 'every API request is delayed')
   if (allowPrefer) app.log.info('Prefer headers may ask for a status or a delay (code=…, delay=…)')
-}
-
-/** The URL a client uses for a host and port; an IPv6 address goes in brackets. */
-export function baseUrl (host: string, port: number, protocol: 'http' | 'https' = 'http'): string {
-  return `${protocol}://${host.includes(':') ? `[${host}]` : host}:${port}`
 }

@@ -3,17 +3,20 @@ import type { AuthOutcome } from '../contract/bearer.js'
 import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
 import { apiErrors, type ApiError } from './errors.js'
 import type { TokenPolicy } from './token-policy.js'
+import type { RateLimiter } from '../contract/rate-limit.js'
 
 /** An area behind a bearer token: where it is, the tokens that open it, and how it refuses the others. */
 export interface BearerArea {
   prefix: string
   tokens: TokenPolicy
   refuse: (outcome: Exclude<AuthOutcome, 'accepted'>) => ApiError
+  /** The area's rate limit per token, counted once a token is accepted. */
+  limiter?: RateLimiter
 }
 
-/** The device API under /nvr/v1. */
-export function deviceArea (tokens: TokenPolicy): BearerArea {
-  return { prefix: API_PREFIX, tokens, refuse: apiErrors.unauthorized }
+/** The device API under /nvr/v1, rate-limited by `limiter` when it is on. */
+export function deviceArea (tokens: TokenPolicy, limiter?: RateLimiter): BearerArea {
+  return { prefix: API_PREFIX, tokens, refuse: apiErrors.unauthorized, ...(limiter === undefined ? {} : { limiter }) }
 }
 
 /** The admin API under /__admin, another protection space with its own token. */
@@ -30,10 +33,20 @@ export function refusalIn ({ tokens, refuse }: BearerArea, authorization: string
 /** Lets a refusal wait before it is answered (the device API's --latency); at once when absent. */
 export type RefusalDelay = (log: FastifyBaseLogger, answer: () => void) => void
 
-/** The onRequest hook of an area's plugin: its bearer check, before anything else of the plugin runs. */
+/**
+ * The onRequest hook of an area's plugin: its bearer check, then its rate limit, before anything else of the
+ * plugin runs. Auth comes first: a request no token opens is a 401, and counts against no one.
+ */
 export function requireBearer (area: BearerArea, delay?: RefusalDelay): onRequestHookHandler {
+  const { tokens, refuse, limiter } = area
   return function requireBearer (request, _reply, done) {
-    const refusal = refusalIn(area, request.headers.authorization)
+    const admission = tokens.admit(request.headers.authorization)
+    let refusal: ApiError | undefined
+    if (typeof admission === 'string') refusal = refuse(admission)
+    else if (limiter?.active === true) {
+      const retryAfter = limiter.take(admission.token)
+      if (retryAfter !== undefined) refusal = apiErrors.rateLimited(retryAfter)
+    }
     if (refusal === undefined) done()
     else if (delay === undefined) done(refusal)
     else delay(request.log, () => done(refusal))

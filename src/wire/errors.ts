@@ -1,6 +1,6 @@
 import { ADMIN_REALM, bearerChallenge, type AuthOutcome } from '../contract/bearer.js'
 import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.js'
-import { READ_METHODS_HEADER } from '../contract/paths.js'
+import { API_PREFIX, READ_METHODS_HEADER } from '../contract/paths.js'
 import { STATUS_TEXT } from '../contract/status-text.js'
 
 /** A refusal the API answers with: a status, a stable error code, one human sentence, and any headers it needs. */
@@ -64,6 +64,8 @@ export const apiErrors = {
     new ApiError(404, ERROR_CODES.faultNotFound, `No fault has the id ${quote(id)}.`),
   tooManyStreams: (max: number) =>
     new ApiError(503, ERROR_CODES.tooManyStreams, `${max} streams of the journal are open already; close one first.`, { 'retry-after': '5' }),
+  dataFromDevice: (target: string) =>
+    new ApiError(409, ERROR_CODES.dataFromDevice, `Data cannot be replaced while proxying ${target}: the device's own data answers ${API_PREFIX}, behind its own token check.`),
   deviceNoAnswer: (timedOut: boolean, reason: string) =>
     new ApiError(timedOut ? 504 : 502, timedOut ? ERROR_CODES.deviceTimeout : ERROR_CODES.deviceUnreachable, `The device did not answer: ${reason}.`),
   /** What Node's HTTP parser refuses before routing: headers too large, a request that never finished, bytes that are not HTTP. */

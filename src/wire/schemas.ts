@@ -3,7 +3,7 @@ import { Type, type Static, type TLiteral } from '@sinclair/typebox'
 /** Longest id a fixture may hold; every such id stays reachable through the URL (see limits.ts). */
 export const MAX_ID_LENGTH = 1024
 
-const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$'
+export const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$'
 
 export const IdSchema = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })
 
@@ -83,3 +83,23 @@ export const CountingLineParamsSchema = Type.Object({
   id: Type.String({ description: 'Identifier of the camera' }),
   line_id: Type.String({ description: 'Identifier of the counting line' })
 })
+
+/** A bearer token that sees only some cameras; any other camera is 403 for it. */
+export const ScopedTokenSchema = Type.Object({
+  /** The bearer token, one word as an Authorization header carries it. */
+  token: Type.String({ minLength: 1, pattern: '^\\S+$' }),
+  /** The ids of the cameras it sees; none is allowed (every camera is then 403). */
+  cameras: Type.Array(IdSchema)
+}, { additionalProperties: false })
+export type ScopedToken = Static<typeof ScopedTokenSchema>
+
+/** Scoped tokens; the same token twice sees the cameras of both entries. */
+export const ScopedTokensSchema = Type.Array(ScopedTokenSchema)
+
+/** Requests per second per token (a bucket of as many), from 1 to 1000000. */
+export const RateLimitSchema = Type.Integer({ minimum: 1, maximum: 1_000_000 })
+
+/** The admin API's body setting the rate limit: requests per second per token, or null to turn it off. */
+export const RateLimitBodySchema = Type.Object({
+  rateLimit: Type.Union([RateLimitSchema, Type.Null()], { description: 'a whole number from 1 to 1000000, or null to turn the limit off' })
+}, { additionalProperties: false })

@@ -108,7 +108,7 @@ t.test('admin calls are logged by what they did, never with the admin token', as
   await app.inject({ url: '/__admin/faults', headers: { authorization: 'Bearer refused-admin-secret' } })
   const messages = logs.records.map(record => record.msg)
   for (const message of ['admin: fault-1 injected', 'admin: fault-1 cleared', 'admin: every fault cleared', 'admin: data replaced',
-    'admin: data reset to the start-up data', 'admin: reset to the start-up data, no faults, an empty journal']) {
+    'admin: data reset to the start-up data', 'admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal']) {
     t.ok(messages.includes(message), message)
   }
   t.equal(logs.records.filter(record => record.msg === 'request completed').length, 7)

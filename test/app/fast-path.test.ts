@@ -13,6 +13,7 @@ import { RequestRecorder } from '../../src/control/request-recorder.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { captureLogs } from '../helpers/log-capture.js'
 import { exchange, parseAnswers } from '../helpers/raw-http.js'
+import { RateLimiter } from '../../src/contract/rate-limit.js'
 
 /** Counts the requests the fast path answered, across every server of the test. */
 function countFastAnswers (t: Test): () => number {
@@ -124,7 +125,7 @@ t.test('a fast answer is in the journal and the log exactly as a Fastify answer 
 t.test('the fast path leaves every request to Fastify once the server is closing, and logs nothing it need not', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
   const journal = new RequestJournal(10)
-  const fastPath = new FastPath({ store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), faults: new FaultControl(), recorder: new RequestRecorder(journal), nextRequestId: () => 'req-x' })
+  const fastPath = new FastPath({ store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), faults: new FaultControl(), limiter: new RateLimiter(), recorder: new RequestRecorder(journal), nextRequestId: () => 'req-x' })
   const written: unknown[] = []
   const response = { writeHead: (...args: unknown[]) => written.push(args), end: (body: unknown) => written.push(body) } as unknown as ServerResponse
   const incoming = { method: 'GET', url: '/nvr/v1/cameras/cam-1/counting_lines', headers: { host: 'mock', ...AUTH }, socket: {} } as unknown as IncomingMessage

@@ -76,3 +76,53 @@ t.test('tokens of any length are accepted exactly, each compared in constant tim
   t.equal(comparisons.length, 8 * 3)
   t.ok(comparisons.every(([a, b]) => (a as Buffer).length === 32 && (b as Buffer).length === 32))
 })
+
+t.test('scoped tokens show in no answer and no log line: served, refused, limited, or set at run time', async t => {
+  const scoped = 'scoped-secret-91b2c4'
+  const replacement = 'scoped-secret-replaced-0e7d'
+  const logs = captureLogs('trace')
+  const nvr = await startMockNvr({ data: SAMPLE_DATA, tokens: [ACCEPTED_TOKEN], scopedTokens: [{ token: scoped, cameras: ['cam-1'] }], adminToken: ADMIN_TOKEN, rateLimit: 3, now: () => 0, logger: logs.logger })
+  const answers: string[] = []
+  for (const target of [...TARGETS, '/nvr/v1/cameras/cam-2/counting_lines']) {
+    for (const request of [get(target, auth(`Bearer ${scoped}`)), get(target, auth(`Bearer ${scoped}x`))]) {
+      answers.push((await exchange(nvr.port, request)).received.toString('latin1'))
+    }
+  }
+  t.ok(answers.some(answer => answer.startsWith('HTTP/1.1 403 ')), 'an outside camera was refused')
+  t.ok(answers.some(answer => answer.startsWith('HTTP/1.1 429 ')), 'the limit was reached')
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
+  const put = (body: unknown) => fetch(`${nvr.url}/__admin/scoped-tokens`, { method: 'PUT', headers: admin, body: JSON.stringify(body) }).then(async answer => answers.push(await answer.text()))
+  await put([{ token: replacement, cameras: ['cam-2'] }])
+  await put([{ token: ADMIN_TOKEN, cameras: ['cam-2'] }])
+  await put([{ token: ACCEPTED_TOKEN, cameras: ['cam-2'] }])
+  await put([{ token: `${scoped} x`, cameras: ['cam-2'] }])
+  await nvr.close()
+  const everything = `${answers.join('\n')}${JSON.stringify(logs.records)}`
+  for (const secret of [scoped, replacement, ...SECRETS]) t.notOk(everything.includes(secret), 'no token in the answers or the log')
+  t.ok(logs.records.some(record => record.msg === 'admin: scoped tokens replaced'), 'the change was logged, by count')
+})
+
+t.test('the CLI logs no scoped token, at its most verbose', async t => {
+  const scoped = 'scoped-secret-cli-4f11'
+  const run = runCli(['--port', '0', '--scoped-token', `${scoped}:cam-1`, '--log-level', 'trace', '--rate-limit', '2'])
+  const port = Number(new URL(await run.ready).port)
+  for (const target of ['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/other/counting_lines', '/nvr/v1/cameras/other/counting_lines']) {
+    await exchange(port, get(target, auth(`Bearer ${scoped}`)))
+  }
+  run.child.kill('SIGTERM')
+  t.equal(await run.exit, 0)
+  t.match(run.stdout(), /scoped tokens see only their cameras/)
+  t.notOk(`${run.stdout()}${run.stderr()}`.includes(scoped), 'no scoped token in stdout or stderr')
+})
+
+t.test('scoped tokens are compared in constant time too, with every token, whatever the outcome', async t => {
+  const comparisons = spyOnBuiltin(t, crypto, 'timingSafeEqual')
+  const policy = new TokenPolicy(['a', 'b'], ['admin'], [{ token: 's', cameras: ['cam-1'] }, { token: 's', cameras: ['cam-2'] }, { token: 't', cameras: [] }])
+  comparisons.length = 0
+  t.match(policy.admit('Bearer s'), { token: 's', cameras: new Set(['cam-1', 'cam-2']) })
+  t.match(policy.admit('Bearer a'), { token: 'a', cameras: undefined })
+  t.equal(policy.admit('Bearer u'), 'invalid_token')
+  // Each judged token meets the two scoped tokens and the two all-camera ones, matched or not.
+  t.equal(comparisons.length, 3 * 4)
+  t.ok(comparisons.every(([a, b]) => (a as Buffer).length === 32 && (b as Buffer).length === 32))
+})

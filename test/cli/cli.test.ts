@@ -5,6 +5,7 @@ import t from 'tap'
 import { FixtureError } from '../../src/data/fixture-validation.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import type { CountingLine } from '../../src/wire/schemas.js'
+import { ListenError } from '../../src/start/listen-error.js'
 import { describeStartFailure } from '../../src/cli/start-failure.js'
 import { VERSION } from '../../src/util/version.js'
 import { runCli, runCommand } from '../helpers/cli-process.js'
@@ -25,13 +26,16 @@ t.test('--port 0 prints one ready line with the URL, serves, and SIGTERM exits 0
 })
 
 t.test('environment twins configure it, and SIGINT exits 0 too', async t => {
-  const run = runCli([], { MOCK_NVR_PORT: '0', MOCK_NVR_LOG_LEVEL: 'info', MOCK_NVR_PRETTY_LOGS: 'false' })
+  const run = runCli([], { MOCK_NVR_PORT: '0', MOCK_NVR_HOST: '0.0.0.0', MOCK_NVR_LOG_LEVEL: 'info', MOCK_NVR_PRETTY_LOGS: 'false' })
   const url = await run.ready
+  t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/, 'on every interface, the URL shown is one a person can open')
   t.equal((await fetch(`${url}/healthz`)).status, 200)
   run.child.kill('SIGINT')
   t.equal(await run.exit, 0)
   t.match(run.stdout(), /"msg":"no --token configured: any non-empty bearer token is accepted"/)
   t.match(run.stdout(), /"msg":"serving counting lines"/)
+  // Scripts find the ready line with `grep -m1 listening`: Fastify's lines, one per interface, would come first.
+  t.strictSame(run.stdout().split('\n').filter(line => line.includes('listening')), [`mock-nvr listening on ${url} (host 0.0.0.0: every interface listens)`])
 })
 
 t.test('--help and --version print and exit 0', async t => {
@@ -79,6 +83,11 @@ t.test('a port in use exits 1 with a clear message', async t => {
 
 t.test('start failures are described in one sentence', async t => {
   t.equal(describeStartFailure(new FixtureError([{ file: 'a.json', path: '', message: 'oops' }])), 'Invalid fixtures:\n  a.json: oops')
-  t.equal(describeStartFailure(Object.assign(new Error('x'), { code: 'EADDRNOTAVAIL', address: '192.0.2.1' })), 'cannot listen: 192.0.2.1 is not an address of this machine')
+  t.equal(describeStartFailure(new ListenError('EADDRNOTAVAIL', '192.0.2.1 is not an address of this machine')), 'cannot listen: 192.0.2.1 is not an address of this machine')
   t.equal(describeStartFailure(new Error('something odd')), 'cannot start: something odd')
+})
+
+t.test('a host that does not resolve is named with where it was given', async t => {
+  t.strictSame(await runCommand(['--host', 'nosuch.invalid', '--log-level', 'silent']), { code: 1, stdout: '', stderr: 'mock-nvr: cannot resolve host nosuch.invalid given by --host\n' })
+  t.strictSame(await runCommand(['--log-level', 'silent'], { MOCK_NVR_HOST: 'nosuch.invalid' }), { code: 1, stdout: '', stderr: 'mock-nvr: cannot resolve host nosuch.invalid given by MOCK_NVR_HOST\n' })
 })

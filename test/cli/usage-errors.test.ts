@@ -21,6 +21,13 @@ const BAD_VALUES: Record<string, Array<[value: string, problem: string]>> = {
   // A path that is not there is found when the fixtures load (exit 1, naming the file); only an empty one is a usage error.
   fixtures: [],
   token: [['has space', 'must not contain spaces']],
+  'scoped-token': [
+    ['no-colon', "must be TOKEN:CAMERA_ID, with a ':' between the token and the camera id"],
+    [':cam-1', "has an empty token before the ':'"],
+    ['token:', "has an empty camera id after the ':'"],
+    ['has space:cam-1', 'must not contain spaces']
+  ],
+  'rate-limit': [['0', WHOLE('1 to 1000000', '0')], ['1000001', WHOLE('1 to 1000000', '1000001')], ['fast', WHOLE('1 to 1000000', 'fast')]],
   'cors-origin': [
     ['http://localhost:5173/', `${ORIGIN}, not 'http://localhost:5173/'; did you mean 'http://localhost:5173'?`],
     ['localhost:5173', `${ORIGIN}, not 'localhost:5173'; did you mean 'http://localhost:5173'?`],
@@ -98,10 +105,29 @@ t.test('a list variable never drops an entry to nothing', async t => {
   t.equal(refusal([], { MOCK_NVR_TOKENS: ' , ' }), 'MOCK_NVR_TOKENS holds only commas and spaces: give it a value, or unset it (default: none)')
   t.equal(refusal([], { MOCK_NVR_CORS_ORIGINS: 'http://a.test, ' }), 'MOCK_NVR_CORS_ORIGINS has an empty entry (entry 2 of 2): separate values with single commas')
   t.equal(refusal(['--token', 'a,b'], {}), '--token takes one value, without commas: give --token once for each')
+  t.equal(refusal([], { MOCK_NVR_SCOPED_TOKENS: 'a:cam-1,,b:cam-2' }), 'MOCK_NVR_SCOPED_TOKENS has an empty entry (entry 2 of 3): separate values with single commas')
+  t.equal(refusal([], { MOCK_NVR_SCOPED_TOKENS: 'a:cam-1, b' }), "MOCK_NVR_SCOPED_TOKENS must be TOKEN:CAMERA_ID, with a ':' between the token and the camera id (value 2 of 2)")
+  t.equal(refusal(['--scoped-token', 'a:cam-1', '--scoped-token', 'b:'], {}), "--scoped-token has an empty camera id after the ':' (value 2 of 2)")
+  t.equal(refusal(['--scoped-token', 'a:cam-1,b:cam-2'], {}), '--scoped-token takes one value, without commas: give --scoped-token once for each')
+})
+
+t.test('a scoped token sees the camera after its first colon; the same token repeated sees each', async t => {
+  t.match(parseCli(['--scoped-token', 'a:cam:with:colons', '--scoped-token', 'a:cam-2', '--scoped-token', 'b:cam-1'], {}), {
+    options: { scopedTokens: [{ token: 'a', cameras: ['cam:with:colons'] }, { token: 'a', cameras: ['cam-2'] }, { token: 'b', cameras: ['cam-1'] }] }
+  })
+  t.match(parseCli([], { MOCK_NVR_SCOPED_TOKENS: 'a:cam-1, b:cam 2' }), { options: { scopedTokens: [{ token: 'a', cameras: ['cam-1'] }, { token: 'b', cameras: ['cam 2'] }] } })
+  t.match(parseCli(['--scoped-token', 'c:cam-3'], { MOCK_NVR_SCOPED_TOKENS: 'a:cam-1' }), { options: { scopedTokens: [{ token: 'c', cameras: ['cam-3'] }] } }, 'the flag beats its twin')
+  t.match(parseCli(['--rate-limit', '20'], {}), { options: { rateLimit: 20 } })
+  t.match(parseCli([], { MOCK_NVR_RATE_LIMIT: '5' }), { options: { rateLimit: 5 } })
+  t.notOk('rateLimit' in (parseCli([], {}) as { options: object }).options, 'off by default')
 })
 
 t.test('a token is never echoed, whatever is wrong with it', async t => {
-  for (const message of [refusal(['--token', 'secret value'], {}), refusal([], { MOCK_NVR_ADMIN_TOKEN: 'secret value' }), refusal(['--token', 'secret,value'], {})]) {
+  for (const message of [
+    refusal(['--token', 'secret value'], {}), refusal([], { MOCK_NVR_ADMIN_TOKEN: 'secret value' }), refusal(['--token', 'secret,value'], {}),
+    refusal(['--scoped-token', 'secret value:cam-1'], {}), refusal(['--scoped-token', 'secret-no-colon'], {}), refusal([], { MOCK_NVR_SCOPED_TOKENS: 'secret:' }),
+    refusal(['--scoped-token', 'secret:cam-1', '--admin-token', 'secret'], {}), refusal(['--scoped-token', 'secret:cam-1', '--token', 'secret'], {})
+  ]) {
     t.notOk(message.includes('secret'), message)
   }
 })
@@ -110,6 +136,8 @@ t.test('options that go together, or never do, are named as the user set them', 
   t.equal(refusal(['--tls-self-signed', '--tls-cert', 'c.pem', '--tls-key', 'k.pem'], {}), '--tls-self-signed cannot be combined with --tls-cert: choose one')
   t.equal(refusal([], { MOCK_NVR_TLS_SELF_SIGNED: '1', MOCK_NVR_TLS_KEY: 'k.pem' }), 'MOCK_NVR_TLS_SELF_SIGNED cannot be combined with MOCK_NVR_TLS_KEY: choose one')
   t.equal(refusal(['--admin-token', 'same'], { MOCK_NVR_TOKENS: 'other,same' }), 'the same token cannot be both --admin-token and MOCK_NVR_TOKENS: the admin token must never open the device API')
+  t.equal(refusal(['--admin-token', 'same', '--scoped-token', 'other:cam-1', '--scoped-token', 'same:cam-1'], {}), '--scoped-token is the admin token, which must never open the device API')
+  t.equal(refusal(['--token', 'same'], { MOCK_NVR_SCOPED_TOKENS: 'same:cam-1' }), 'MOCK_NVR_SCOPED_TOKENS is also given as an all-camera token: a token either sees every camera or only its own')
   t.equal(refusal(['--cors-origin', '*', '--cors-origin', 'http://a.test'], {}), "--cors-origin takes '*' (any origin) alone, not with other origins")
 })
 

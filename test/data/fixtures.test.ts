@@ -99,9 +99,57 @@ t.test('invalid JSON is reported with its line and column', async t => {
   }
 })
 
-t.test('a byte order mark is accepted', async t => {
+t.test('a UTF-8 byte order mark is accepted', async t => {
   const dir = t.testdir({ 'bom.json': `\uFEFF${json({ counting_lines: [line()] })}` })
   t.equal((await loadFixtures(dir)).lines.length, 1)
+})
+
+t.test('a file that is not UTF-8 is refused naming its encoding, not as invalid JSON', async t => {
+  const text = json({ counting_lines: [line({ name: 'Café' })] })
+  const utf16be = Buffer.from(Buffer.from(`\uFEFF${text}`, 'utf16le').swap16())
+  const cases: Array<[string, Buffer, string]> = [
+    ['utf16le-bom.json', Buffer.from(`\uFEFF${text}`, 'utf16le'), 'is UTF-16 (little-endian, by its byte order mark); save it as UTF-8'],
+    ['utf16be-bom.json', utf16be, 'is UTF-16 (big-endian, by its byte order mark); save it as UTF-8'],
+    ['utf16le.json', Buffer.from(text, 'utf16le'), 'is UTF-16 (little-endian, without a byte order mark); save it as UTF-8'],
+    ['utf16be.json', Buffer.from(Buffer.from(text, 'utf16le').swap16()), 'is UTF-16 (big-endian, without a byte order mark); save it as UTF-8'],
+    ['latin1.json', Buffer.from(text, 'latin1'), 'is not UTF-8 text (Latin-1 or another legacy encoding?); save it as UTF-8']
+  ]
+  const dir = t.testdir(Object.fromEntries(cases.map(([name, bytes]) => [name, bytes])))
+  const problems = await problemsOf(loadFixtures(dir))
+  t.strictSame(problems, cases.map(([name, , message]) => ({ file: join(dir, name), path: '', message })).sort((a, b) => a.file < b.file ? -1 : 1))
+})
+
+t.test('hidden files and editors\' lock files in a folder are skipped', async t => {
+  const dir = t.testdir({
+    'a.json': json({ counting_lines: [line()] }),
+    '.hidden.json': '{ not json',
+    // Emacs's lock file: a link to nowhere.
+    '.#a.json': t.fixture('symlink', 'nobody@host.1234')
+  })
+  t.strictSame((await loadFixtures(dir)).lines, [line()])
+  t.strictSame(await problemsOf(loadFixtures(t.testdir({ '.only.json': json({}) }))), [{ file: t.testdirName, path: '', message: 'the folder holds no .json file' }])
+})
+
+t.test('impossible dates are reported in the same run as the schema\'s problems', async t => {
+  const dir = t.testdir({
+    'a.json': json({
+      counting_lines: [
+        line({ created: '2024-02-30T10:00:00.000Z', max_age: 'old' as never }),
+        line({ id: 'line-2', updated: '2024-13-01T00:00:00.000Z', colour: 'red' } as never),
+        line({ id: 'line-3', created: 'yesterday' }),
+        null,
+        'a line'
+      ]
+    }),
+    'b.json': json({ counting_lines: { not: 'a list' } })
+  })
+  const problems = (await problemsOf(loadFixtures(dir))).filter(problem => problem.file.endsWith('a.json'))
+  t.strictSame(problems.filter(problem => problem.message.includes('real date')), [
+    { file: join(dir, 'a.json'), path: '/counting_lines/0/created', message: '"2024-02-30T10:00:00.000Z" is not a real date and time' },
+    { file: join(dir, 'a.json'), path: '/counting_lines/1/updated', message: '"2024-13-01T00:00:00.000Z" is not a real date and time' }
+  ], 'each impossible date once; a timestamp of the wrong shape is the schema\'s problem')
+  t.ok(problems.some(problem => problem.path === '/counting_lines/0/max_age'), 'beside the schema\'s problems')
+  t.ok(problems.some(problem => problem.path === '/counting_lines/2/created' && problem.message.startsWith('must be a UTC timestamp')))
 })
 
 t.test('duplicates are refused, also across files', async t => {

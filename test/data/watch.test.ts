@@ -59,6 +59,19 @@ t.test('a bad edit is logged as at start-up and the last good data stays; the fi
   t.match(record.changes, { linesChanged: 1, linesAdded: 0 })
 })
 
+t.test('a reload reports an impossible date beside the schema\'s problems; hidden files are not fixtures', async t => {
+  const { dir, watcher } = await watchFixtures(t, { 'a.json': json({ counting_lines: [line()] }) })
+  const file = join(dir, 'a.json')
+  // An editor's lock file appears beside the file being edited; it is neither read nor a reason to reload.
+  await symlink('nobody@host.1234', join(dir, '.#a.json'))
+  const rejected = nextReject(watcher)
+  await saveFile(file, json({ counting_lines: [line({ created: '2024-02-30T10:00:00.000Z', max_age: 'old' as never })] }))
+  const [error] = await rejected
+  t.match(error.message, `${file}: /counting_lines/0/max_age: must be an integer`)
+  t.match(error.message, `${file}: /counting_lines/0/created: "2024-02-30T10:00:00.000Z" is not a real date and time`)
+  t.notMatch(error.message, '.#a.json')
+})
+
 t.test('files added to and removed from a watched folder count', async t => {
   const { dir, store, watcher } = await watchFixtures(t, { 'a.json': json({ counting_lines: [line()] }) })
 

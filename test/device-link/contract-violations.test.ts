@@ -108,7 +108,7 @@ t.test('every way an answer or its envelope breaks the contract is reported', as
   t.strictSame(of('null-content'), ['/content must be an array of counting lines, not null'])
   t.strictSame(of('redirect'), [' answered 302, a redirect to https://login.example/?token=[token], not 200 (redirects are not followed)'], 'the token is never quoted')
   t.strictSame(of('redirect-bare'), [' answered 307, a redirect, not 200 (redirects are not followed)'])
-  t.strictSame(of('server-error'), [' answered 500, not 200'])
+  t.strictSame(of('server-error'), [' answered 500, not 200 (text/plain, starting oops)'], 'a body that is not JSON is shown with its type and first characters')
   t.strictSame(of('no-type'), [' the body is not JSON (no Content-Type, starting x)'])
   t.strictSame(of('unknown'), [' answered 404, not 200: no'])
   t.strictSame(of('one-line'), ['/content must be a counting line object, not an array'])

@@ -25,7 +25,7 @@ t.test('usage errors name the flag and exit 2', async t => {
   const folder = t.testdir({})
   const cases: Array<[string[], string]> = [
     [['verify'], '--target URL is required'],
-    [['verify', '--target', 'http://x'], '--token TOKEN is required'],
+    [['verify', '--target', 'http://x', '--camera', 'c'], 'the device\'s token is required: --token TOKEN, --token-file FILE or MOCK_NVR_DEVICE_TOKEN'],
     [['verify', '--target', 'http://x', '--token', 't'], '--camera ID is required (repeatable): the API has no route that lists cameras'],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', ''], '--camera must not be empty'],
     [['record', '--target', 'http://x', '--token', 't', '--camera', 'c'], '--out FILE is required'],
@@ -70,7 +70,8 @@ t.test('--help of each command', async t => {
   for (const command of ['verify', 'record']) {
     const { code, stdout } = await run([command, '--help'])
     t.equal(code, 0)
-    t.match(stdout, `Usage: mock-nvr ${command} --target URL --token TOKEN --camera ID`)
+    t.match(stdout, `Usage: mock-nvr ${command} --target URL --token TOKEN|--token-file FILE --camera ID`)
+    t.match(stdout, 'MOCK_NVR_DEVICE_TOKEN')
     t.match(stdout, '--insecure')
   }
 })
@@ -93,7 +94,7 @@ t.test('verify: the readable report, --json, --junit and --strict, without the t
   const rows = text.stdout.split('\n')
   const first = rows.findIndex(row => row.startsWith('  PUT on the list'))
   t.match(rows.slice(first, first + 4), [
-    /^ {2}PUT on the list\s+status, body\s+403, not JSON\s+405, error envelope$/,
+    /^ {2}PUT on the list\s+status, body\s+403, not JSON: "no \[token\]"\s+405, error envelope$/,
     /^ {2}PUT \/nvr\/v1\/cameras\/cam-1\/counting_lines\s+content-type\s+text\/plain\s+application\/json; charset=utf-8$/,
     /^\s+allow\s+\(none\)\s+GET, HEAD$/,
     /^\s+access-control-allow-origin\s+\(none\)\s+\*$/

@@ -46,8 +46,8 @@ t.test('a time-out, a reset connection and a huge answer are each a violation of
   t.strictSame(violations.map(({ camera, line, path, problem }) => [camera, line, path, problem]), [
     ['slow', null, '', 'no answer: no answer within 300 ms'],
     ['reset', null, '', 'no answer: the device closed the connection before answering in full'],
-    ['huge', null, '', 'no answer: the answer is larger than 4096 bytes, the most read'],
-    ['declared', null, '', 'no answer: the answer is larger than 4096 bytes, the most read'],
+    ['huge', null, '', 'no answer: the answer is larger than 4 KiB, the most read'],
+    ['declared', null, '', 'no answer: the answer is larger than 4 KiB, the most read'],
     ['lines', 'line-1', '', 'no answer: the device closed the connection before answering in full']
   ])
 })
@@ -80,7 +80,7 @@ t.test('HTTPS: a self-signed certificate is refused unless trusted with ca or sk
   const tls = await makeCertificate()
   const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])), tls)
   const target = url.replace('127.0.0.1', 'localhost')
-  await t.rejects(verifyDevice({ target, token: TOKEN, cameras: ['cam-1'] }), { message: /certificate is not trusted \(.*\): pass --ca FILE with its certificate, or --insecure/ })
+  await t.rejects(verifyDevice({ target, token: TOKEN, cameras: ['cam-1'] }), new DeviceLinkError(`${target}: the device's certificate is not trusted: it is self-signed: pass --ca FILE with its certificate (or its CA's), or --insecure to skip the check`))
   t.strictSame((await verifyDevice({ target, token: TOKEN, cameras: ['cam-1'], ca: tls.cert })).violations, [])
   t.strictSame((await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'], insecure: true })).violations, [])
   const plain = url.replace('https:', 'http:')
@@ -97,16 +97,20 @@ t.test('an https:// target that speaks plain HTTP, and a device that does not sp
   t.teardown(() => garbage.close())
   const port = (garbage.address() as { port: number }).port
   const { violations } = await verifyDevice({ target: `http://127.0.0.1:${port}`, token: TOKEN, cameras: ['cam-1'] })
-  t.match(violations[0]?.problem, /^no answer: the answer is not valid HTTP \(HPE_/)
+  t.match(violations[0]?.problem, /^no answer: the answer is not valid HTTP \(.+\): is the target https:\/\/ rather than http:\/\/\?$/)
 })
 
 t.test('failures are described in one line each', async t => {
   const failure = (code: string | undefined, message = 'x') => describeFailure(Object.assign(new Error(message), code === undefined ? {} : { code }), true)
   t.equal(failure('ENOTFOUND').message, 'cannot connect to the device: the host name is not known (ENOTFOUND)')
   t.ok(failure('ENOTFOUND').unreachable)
-  t.equal(failure('ERR_TLS_CERT_ALTNAME_INVALID').message, 'the device\'s certificate is not trusted (ERR_TLS_CERT_ALTNAME_INVALID): pass --ca FILE with its certificate, or --insecure to skip the check')
+  t.equal(failure('ERR_TLS_CERT_ALTNAME_INVALID').message, 'the device\'s certificate names no host, not the target\'s host: give --target with a name it holds (and --ca FILE if it is not trusted here), or --insecure to skip the check')
+  t.ok(describeFailure(Object.assign(new Error('x'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID', host: 'a.test', cert: { subject: { CN: 'b.test' } } }), true).message.startsWith('the device\'s certificate is for b.test, not a.test: '), 'without alternative names, the common name')
+  t.equal(failure('CERT_HAS_EXPIRED').message, 'the device\'s certificate is not trusted: it has expired: pass --ca FILE with its certificate (or its CA\'s), or --insecure to skip the check')
+  t.ok(failure('ERR_TLS_CERT_SIGNATURE_ALGORITHM_UNSUPPORTED').message.startsWith('the device\'s certificate is not trusted: it fails the check (ERR_TLS_CERT_SIGNATURE_ALGORITHM_UNSUPPORTED): '))
+  t.equal(failure('UND_ERR_CONNECT_TIMEOUT').message, 'cannot connect to the device: the connection was not made in time')
   t.equal(failure('UNABLE_TO_VERIFY_LEAF_SIGNATURE').unreachable, true)
-  t.equal(failure(undefined, 'socket hang up').message, 'the device closed the connection before answering in full')
+  t.equal(failure('UND_ERR_SOCKET', 'other side closed').message, 'the device closed the connection before answering in full')
   t.equal(failure('EPIPE').message, 'the request failed (EPIPE)')
   t.equal(failure(undefined, 'odd').message, 'the request failed (odd)')
 })

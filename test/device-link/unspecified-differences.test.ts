@@ -54,7 +54,8 @@ t.test('where the device answers an unspecified case otherwise, the case is list
     mock: { status: 401, headers: { 'www-authenticate': 'Bearer realm="mock-nvr", error="invalid_token"' }, envelope: 'error envelope' }
   })
   t.notOk('www-authenticate' in (byCase['no Authorization header']?.device.headers ?? {}), 'a missing WWW-Authenticate is a difference')
-  t.match(byCase['unknown camera, list']?.device, { status: 404, envelope: 'not JSON', headers: { 'content-type': 'text/html' } })
+  t.match(byCase['unknown camera, list']?.device, { status: 404, envelope: 'not JSON: "<html>Not Found</html>"', headers: { 'content-type': 'text/html' } })
+  t.match(byCase['wrong token'], { device: { errorCode: '(none)', errorMessage: '(none); "message" instead' }, mock: { errorCode: '"TOKEN_REFUSED"', errorMessage: 'a string' } }, 'the error members are compared, and an older "message" is named')
   t.match(byCase['DELETE on the list']?.device, { status: 405, envelope: 'error envelope, httpCode 400', headers: { allow: 'GET' } })
   t.match(byCase['PUT on the list']?.device, { status: 200, envelope: 'other JSON' })
   t.match(byCase['line id of another camera'], { request: 'GET /nvr/v1/cameras/cam-1/counting_lines/line-9', device: { status: 200, envelope: 'success envelope' }, mock: { status: 404 } })
@@ -78,7 +79,7 @@ t.test('every unspecified case is asked as it says, and listed when the device a
     'unknown line', 'line id of another camera', 'POST on the list', 'PUT on the list', 'DELETE on the list', 'plain OPTIONS', 'CORS preflight',
     'HEAD', 'trailing slash', 'query string', 'malformed percent-encoding'
   ])
-  t.ok(report.differences.every(difference => difference.device.status === 418 && difference.device.envelope === (difference.case === 'HEAD' ? 'empty' : 'not JSON')))
+  t.ok(report.differences.every(difference => difference.device.status === 418 && difference.device.envelope === (difference.case === 'HEAD' ? 'empty' : 'not JSON: "teapot"')))
   const list = '/nvr/v1/cameras/cam-1/counting_lines'
   const asked = requests.slice(reads.size).map(request => ({ method: request.method, url: request.url, ...request.headers }))
   t.match(asked, [

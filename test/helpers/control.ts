@@ -47,10 +47,11 @@ export interface ControlledOverrides extends Omit<MockControlOptions, 'store'> {
 /** An app with its control, as startMockNvr wires them, that closes itself when the test ends. */
 export async function buildControlled (t: Test, { data, tokens, adminToken, corsOrigins, logger, ...controlOptions }: ControlledOverrides = {}) {
   const store = new DataStore(datasetFromData(data ?? SAMPLE_DATA))
-  const control = new MockControl({ store, ...controlOptions })
+  const policy = new TokenPolicy(tokens ?? [TOKEN], adminToken === undefined ? [] : [adminToken], controlOptions.scopedTokens)
+  const control = new MockControl({ store, access: policy, ...controlOptions })
   const app = await buildApp({
     store,
-    tokens: new TokenPolicy(tokens ?? [TOKEN], adminToken === undefined ? [] : [adminToken]),
+    tokens: policy,
     cors: new CorsPolicy(corsOrigins ?? []),
     maxHeaderSize: 65536,
     control,

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { closeSync, openSync, readFileSync, writev } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
@@ -12,7 +11,8 @@ import { scriptedIo } from '../helpers/scripted-io.js'
 const LIMIT = 1024 * 1024
 
 t.test('the lines of one turn go out in one write, in order, whatever their length and characters', async t => {
-  const path = join(tmpdir(), `mock-nvr-sink-${process.pid}.log`)
+  // In the test's own folder, which tap removes after the test: nothing is left in the temp folder.
+  const path = join(t.testdir(), 'sink.log')
   const fd = openSync(path, 'w')
   t.teardown(() => closeSync(fd))
   let writes = 0

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import t from 'tap'
 import { pino } from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
-import { createLogger, jsonLogger, jsonRequestLine, requestLineWriter } from '../../src/logging/logger.js'
+import { createLogger, jsonLogger, jsonRequestLine, prettyLogger, requestLineWriter } from '../../src/logging/logger.js'
 import { loggedMilliseconds } from '../../src/logging/request-line.js'
 import { RecordEachRequest } from '../../src/app/request-log-controller.js'
 import { RequestJournal } from '../../src/control/journal.js'
@@ -68,6 +68,17 @@ t.test('a request that fails while sending is logged as an error', async t => {
   t.match(lines[0], { level: 50, msg: 'request errored', err: { message: 'socket hang up' } })
 })
 
+t.test('a client closing a stream early is logged at debug; any other stream error stays a warning', async t => {
+  const { lines, stream } = capture()
+  const log = pino({ level: 'debug' }, stream)
+  const controller = controllerLoggingTo(log)
+  const reply = { log, elapsedTime: 1 } as never
+  controller.streamError(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }), REQUEST, reply)
+  controller.streamError(new Error('disk on fire'), REQUEST, reply)
+  t.match(lines, [{ level: 20, msg: 'the client closed the stream' }, { level: 40, err: { message: 'disk on fire' } }])
+  t.equal(lines.length, 2)
+})
+
 t.test('a completed request is logged only when info is on; a logger that cannot tell is asked anyway', async t => {
   for (const level of ['info', 'warn']) {
     const { lines, stream } = capture()
@@ -95,6 +106,19 @@ t.test('JSON lines by default, pretty lines on request, silent when asked', asyn
   t.equal(createLogger({ logLevel: 'info', prettyLogs: false }).level, 'info')
   t.equal(createLogger({ logLevel: 'debug', prettyLogs: true }).level, 'debug')
   t.equal(createLogger({ logLevel: 'silent', prettyLogs: false }).level, 'silent')
+})
+
+t.test('pretty logs print one line for a request, and one for each entry with fields', async t => {
+  let text = ''
+  const output = new Writable({ write (chunk: Buffer, _encoding, done) { text += chunk.toString(); done() } })
+  const logger = prettyLogger('info', output)
+  requestLineWriter(logger)('req-2', 'GET', '/nvr/v1/cameras/nope/counting_lines', 404, 10.38491)
+  logger.info({ cameras: 6, countingLines: 16 }, 'serving counting lines')
+  // eslint-disable-next-line no-control-regex
+  const lines = text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter(line => line !== '')
+  t.equal(lines.length, 2, text)
+  t.match(lines[0], /^\[[\d:.]+\] INFO: GET \/nvr\/v1\/cameras\/nope\/counting_lines 404 10\.38 ms \(req-2\)$/)
+  t.match(lines[1], /INFO: serving counting lines \{"cameras":6,"countingLines":16\}$/)
 })
 
 t.test('a request line written as one string is byte for byte the line pino writes', async t => {

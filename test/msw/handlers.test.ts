@@ -31,6 +31,7 @@ t.test('options are checked, with a sentence naming the option', async t => {
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', data: { cameras: [{ id: '' }] } }), new FixtureError([{ file: 'data', path: '/cameras/0/id', message: 'must not be empty' }]))
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test' }).injectFault({ status: 200 }), InvalidFaultError)
   t.ok(createNvrHandlers({ baseUrl: 'http://nvr.test/', latency: { min: 0, max: 0 }, seed: 7, tokens: undefined }))
+  refused({ baseUrl: 'http://nvr.test', now: 5 }, 'option now must be a function returning milliseconds')
 })
 
 t.test('the options startMockNvr takes too are refused in its words', async t => {
@@ -38,7 +39,10 @@ t.test('the options startMockNvr takes too are refused in its words', async t =>
     { tokens: 'abc' }, { tokens: [''] }, { tokens: ['ok', 'has space'] }, { tokens: [7] },
     { corsOrigins: ['nvr.test'] }, { corsOrigins: ['http://a.test', '*'] }, { corsOrigins: 'http://a.test' },
     { seed: 1.5 }, { seed: -1 }, { seed: '7' },
-    { latency: -1 }, { latency: '800' }, { latency: { min: 9, max: 1 } }, { latency: { min: 1 } }
+    { latency: -1 }, { latency: '800' }, { latency: { min: 9, max: 1 } }, { latency: { min: 1 } },
+    { scopedTokens: [{ token: '', cameras: ['a'] }] }, { scopedTokens: [{ token: 'a b', cameras: ['a'] }] }, { scopedTokens: [{ token: 'a', cameras: [''] }] },
+    { scopedTokens: { token: 'a', cameras: [] } }, { tokens: ['x', 'same'], scopedTokens: [{ token: 'same', cameras: ['a'] }] },
+    { rateLimit: 0 }, { rateLimit: 2.5 }, { rateLimit: '5' }
   ]
   for (const options of bad) {
     const fromServer = t.throws(() => resolveOptions(options)) as Error

@@ -148,3 +148,74 @@ t.test('awkward data gets the same bytes from both', async t => {
     t.strictSame(fromMsw, fromServer, path)
   }
 })
+
+// Explicit data, so the ids below hold whatever the bundled fixtures become.
+const SCOPE_DATA = {
+  cameras: [{ id: 'cam-a' }, { id: 'cam-b' }, { id: 'cam-c' }],
+  counting_lines: [
+    { id: 'line-a', camera_id: 'cam-a', name: 'A', counting_line: 'LINESTRING(0 0, 10 10)', anchor: 'POINT(5 0)', coalesce_entries: true, class: 'person', max_age: 15, created: '2024-05-01T08:30:00.000Z', updated: '2024-05-01T08:30:00.000Z' },
+    { id: 'line-b', camera_id: 'cam-b', name: 'B', counting_line: 'LINESTRING(0 0, 10 10)', anchor: 'POINT(5 0)', coalesce_entries: true, class: 'person', max_age: 30, created: '2024-05-01T08:30:00.000Z', updated: '2024-05-01T08:30:00.000Z' }
+  ]
+}
+const SCOPED = 'scoped-front'
+
+for (const [name, tokens] of [['a fixed token', [TOKEN]], ['any token', []]] as const) {
+  t.test(`scoped tokens get the same answers from both, 403 outside their cameras (${name})`, async t => {
+    const { both, server, msw } = await twins(t, { data: SCOPE_DATA, tokens, scopedTokens: [{ token: SCOPED, cameras: ['cam-a'] }, { token: SCOPED, cameras: ['cam-c'] }] })
+    const scoped = { authorization: `Bearer ${SCOPED}` }
+    const requests: Array<[string, RequestInit]> = [
+      ['/nvr/v1/cameras/cam-a/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-a/counting_lines/line-a', { method: 'HEAD', headers: scoped }],
+      ['/nvr/v1/cameras/cam-a/counting_lines/nope', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-c/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { method: 'HEAD', headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines/line-b', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines/line-b', { method: 'HEAD', headers: scoped }],
+      ['/nvr/v1/cameras/unknown/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/unknown/counting_lines/line-a', { method: 'HEAD', headers: scoped }],
+      ['/nvr/v1/cameras/a%2Fb/counting_lines', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { method: 'POST', headers: scoped }],
+      ['/nvr/v1/cameras', { headers: scoped }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { headers: AUTH }],
+      ['/nvr/v1/cameras/cam-b/counting_lines', { headers: { authorization: 'Bearer not-scoped' } }]
+    ]
+    for (const [path, init] of requests) {
+      const { server: fromServer, msw: fromMsw } = await both(path, init)
+      t.strictSame(fromMsw, fromServer, `${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers)}`)
+    }
+    t.equal(((await both('/nvr/v1/cameras/cam-b/counting_lines', { headers: scoped })).msw as { status: number }).status, 403)
+
+    // Replaced at run time, on both.
+    t.strictSame(msw.setScopedTokens([{ token: SCOPED, cameras: ['cam-b'] }]), server.setScopedTokens([{ token: SCOPED, cameras: ['cam-b'] }]))
+    for (const path of ['/nvr/v1/cameras/cam-a/counting_lines', '/nvr/v1/cameras/cam-b/counting_lines/line-b']) {
+      const { server: fromServer, msw: fromMsw } = await both(path, { headers: scoped })
+      t.strictSame(fromMsw, fromServer, `after setScopedTokens: ${path}`)
+    }
+    t.strictSame(journal(msw.requests()), journal(server.requests()), 'the journals agree')
+  })
+}
+
+t.test('the rate limit gets the same answers from both, per token, on a clock the test moves', async t => {
+  let now = 0
+  const { both, server, msw } = await twins(t, { data: SCOPE_DATA, tokens: [TOKEN, 'second'], rateLimit: 2, now: () => now })
+  const list = '/nvr/v1/cameras/cam-a/counting_lines'
+  const second = { authorization: 'Bearer second' }
+  const requests: Array<[string, RequestInit]> = [
+    [list, { headers: AUTH }], [list, { method: 'HEAD', headers: AUTH }], [list, { headers: AUTH }], [list, { method: 'HEAD', headers: AUTH }],
+    ['/nvr/v1/nothing', { headers: AUTH }], [list, { headers: second }], [list, {}], [list, { headers: { authorization: 'Bearer wrong' } }],
+    [list, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } }],
+    [list, { headers: second }], [list, { headers: second }]
+  ]
+  for (const [path, init] of requests) {
+    const { server: fromServer, msw: fromMsw } = await both(path, init)
+    t.strictSame(fromMsw, fromServer, `${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers ?? {})}`)
+  }
+  now += 500
+  const { server: fromServer, msw: fromMsw } = await both(list, { headers: AUTH })
+  t.strictSame(fromMsw, fromServer, 'one request back after 1/2 s')
+  t.equal((fromMsw as { status: number }).status, 200)
+  t.strictSame(msw.setRateLimit(null), server.setRateLimit(null))
+  t.strictSame(journal(msw.requests()), journal(server.requests()), 'the journals agree')
+  t.strictSame(journal(msw.requests()).map(entry => entry.status), [200, 200, 429, 429, 429, 200, 401, 401, 204, 200, 429, 200])
+})

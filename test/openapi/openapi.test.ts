@@ -10,11 +10,12 @@ import {
   CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema, type FixtureData
 } from '../../src/wire/schemas.js'
 import { AUTH, build, line, SAMPLE_DATA } from '../helpers/app.js'
+import { buildControlled } from '../helpers/control.js'
 
 // The document is untyped JSON, read by path.
 type Json = any
 
-const ERROR_STATUSES = ['400', '401', '404', '405', '429', '431', '500', '503']
+const ERROR_STATUSES = ['400', '401', '403', '404', '405', '429', '431', '500', '503']
 const ENVELOPES: Record<string, typeof CountingLineEnvelopeSchema | typeof CountingLineListEnvelopeSchema> = {
   [LIST_PATH]: CountingLineListEnvelopeSchema,
   [LINE_PATH]: CountingLineEnvelopeSchema
@@ -83,6 +84,7 @@ t.test('every route and every status is in the document', async t => {
     }
     t.ok(operation.responses['401'].headers['WWW-Authenticate'])
     t.ok(operation.responses['405'].headers.Allow)
+    t.ok(operation.responses['429'].headers['Retry-After'])
   }
 
   t.strictSame(Object.keys(document.components.schemas), ['CountingLine', 'CountingLineEnvelope', 'CountingLineListEnvelope', 'ErrorEnvelope'])
@@ -146,6 +148,18 @@ t.test('every example is what the API really answers, in the schema of its statu
   }
   const post = await app.inject({ method: 'POST', url: '/nvr/v1/cameras/cam-1/counting_lines/line-1', headers: AUTH })
   t.strictSame(post.json(), examplesOf(retrieve, '405').otherMethod.value)
+
+  // A scoped token outside its scope, and a token past the rate limit.
+  const limited = await buildControlled(t, { scopedTokens: [{ token: 'scoped', cameras: ['cam-empty'] }], rateLimit: 1, now: () => 0 })
+  const scoped = { authorization: 'Bearer scoped' }
+  for (const path of [LIST_PATH, LINE_PATH]) {
+    const url = path.replace('{id}', 'cam-1').replace('{line_id}', 'line-1')
+    limited.control.setRateLimit(1)
+    t.strictSame((await limited.app.inject({ url, headers: scoped })).json(), examplesOf(document.paths[path].get, '403').outsideScope.value, `${url}: 403`)
+    const tooMany = await limited.app.inject({ url, headers: scoped })
+    t.strictSame(tooMany.json(), examplesOf(document.paths[path].get, '429').rateLimited.value, `${url}: 429`)
+    t.equal(tooMany.headers['retry-after'], '1')
+  }
 })
 
 t.test('examples follow the data when it is replaced at run time, here and on the API page', async t => {

@@ -28,7 +28,7 @@ t.test('docs/frontend-testing.md shows the recipes as examples/ has them', async
   const defaults: Record<string, string> = {
     NVR_PORT: found(/NVR_PORT \?\? (\d+)/),
     ADMIN_TOKEN: found(/ADMIN_TOKEN = '([^']+)'/),
-    MOCK_NVR: found(/MOCK_NVR_COMMAND \?\? '([^']+)'/)
+    MOCK_NVR: found(/NVR_COMMAND \?\? '([^']+)'/)
   }
   const filled = (template: string) => template.replace(/\$\{(\w+)\}/g, (_, name: string) => defaults[name] ?? name)
   t.match(page, `command: '${filled(found(/command: `(\$\{MOCK_NVR\}[^`]*)`/))}'`)

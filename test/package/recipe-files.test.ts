@@ -19,6 +19,11 @@ t.test('the docker compose file runs mock-nvr, healthy, beside a frontend dev se
   t.strictSame(nvr.healthcheck.test, ['CMD', 'node', 'dist/healthcheck.js'])
   t.strictSame(services.frontend.depends_on, { 'mock-nvr': { condition: 'service_healthy' } })
   t.strictSame(services.frontend.ports, ['5173:5173'])
+  // The default of FRONTEND_DIR is a folder beside the file, with the dev script the service runs.
+  const folder = /^\$\{FRONTEND_DIR:-([^}]+)\}:\/app$/.exec(services.frontend.volumes[0])?.[1] ?? 'none'
+  t.strictSame(services.frontend.command.slice(0, 3), ['npm', 'run', 'dev'])
+  const frontend = JSON.parse(readFileSync(new URL(`../../examples/${folder}/package.json`, import.meta.url), 'utf8'))
+  t.type(frontend.scripts.dev, 'string', `examples/${folder} has a dev script`)
 })
 
 t.test('the GitHub Actions snippet runs the Vitest and Playwright recipes without downloading a browser', async t => {

@@ -1,6 +1,5 @@
 import t from 'tap'
 import { FixtureError, OptionsError, startMockNvr } from '../../src/index.js'
-import { baseUrl } from '../../src/start/start-mock-nvr.js'
 import { line } from '../helpers/app.js'
 
 t.test('startMockNvr listens on a free port and close() stops it', async t => {
@@ -25,11 +24,6 @@ t.test('in-memory data is served instead of fixtures, and validated like a fixtu
 t.test('bad options and bad fixture paths are refused before listening', async t => {
   await t.rejects(startMockNvr({ port: -1 }), OptionsError)
   await t.rejects(startMockNvr({ fixtures: '/no/such/fixtures' }), { name: 'FixtureError', message: /\/no\/such\/fixtures: no such file or folder/ })
-})
-
-t.test('an IPv6 host is bracketed in the URL', async t => {
-  t.equal(baseUrl('::1', 8080), 'http://[::1]:8080')
-  t.equal(baseUrl('0.0.0.0', 80), 'http://0.0.0.0:80')
 })
 
 /** Global timers as a page has them (jsdom under Vitest's vmThreads pool): they work, but return a number, with no unref(). */

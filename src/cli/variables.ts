@@ -1,0 +1,46 @@
+import { CLI_OPTIONS, envName } from './args.js'
+import { DEVICE_COMMAND_VARIABLES } from './device-token.js'
+
+/** The environment's namespace: every variable named so is one mock-nvr reads, or a mistake. */
+export const VARIABLE_PREFIX = 'MOCK_NVR_'
+
+/**
+ * Every variable mock-nvr reads: the twin of each flag in the table (args.ts), so a new flag is known at once,
+ * and those of the device commands, which are no flag's twin.
+ */
+export const KNOWN_VARIABLES: ReadonlySet<string> = new Set([...CLI_OPTIONS.map(envName), ...DEVICE_COMMAND_VARIABLES])
+
+/**
+ * The sentence refusing the first variable of the mock-nvr namespace that mock-nvr does not read, with the known
+ * name it most likely meant; undefined when there is none. Such a variable is a misspelling: `MOCK_NVR_TOKEN` for
+ * `MOCK_NVR_TOKENS` would otherwise leave the mock accepting any token.
+ */
+export function unknownVariable (env: NodeJS.ProcessEnv): string | undefined {
+  const unknown = Object.keys(env).filter(name => name.startsWith(VARIABLE_PREFIX) && !KNOWN_VARIABLES.has(name)).sort()[0]
+  if (unknown === undefined) return undefined
+  const closest = closestKnown(unknown)
+  return `unknown variable ${unknown}: ${closest === undefined ? 'mock-nvr reads no such variable; unset it' : `did you mean ${closest}?`}`
+}
+
+function closestKnown (name: string): string | undefined {
+  const suffix = name.slice(VARIABLE_PREFIX.length)
+  const [closest, distance] = [...KNOWN_VARIABLES]
+    .map(known => [known, editDistance(suffix, known.slice(VARIABLE_PREFIX.length))] as const)
+    .reduce((best, next) => next[1] < best[1] ? next : best)
+  // Beyond a third of the name changed, a suggestion is a guess that misleads more than it helps.
+  return distance <= Math.max(2, Math.floor(suffix.length / 3)) ? closest : undefined
+}
+
+/** Edits (insert, delete, replace, swap two neighbours) that turn one word into the other. */
+export function editDistance (a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : j === 0 ? i : 0))
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cell = (x: number, y: number): number => (rows[x] as number[])[y] as number
+      let distance = Math.min(cell(i - 1, j) + 1, cell(i, j - 1) + 1, cell(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, cell(i - 2, j - 2) + 1)
+      ;(rows[i] as number[])[j] = distance
+    }
+  }
+  return (rows[a.length] as number[])[b.length] as number
+}

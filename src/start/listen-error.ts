@@ -1,0 +1,28 @@
+/** Why a server could not listen on the host and port it was given, in one sentence without a system error code. */
+export class ListenError extends Error {
+  /** The system's code: EADDRINUSE, EADDRNOTAVAIL, EACCES, ENOTFOUND or EAI_AGAIN. */
+  readonly code: string
+  /** The sentence without "cannot listen: ", for a caller that names where the host or port came from. */
+  readonly problem: string
+
+  constructor (code: string, problem: string) {
+    super(`cannot listen: ${problem}`)
+    this.name = 'ListenError'
+    this.code = code
+    this.problem = problem
+  }
+}
+
+/** The host's name does not resolve: a problem of the host given, not of the machine. */
+export const UNRESOLVED_HOST_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN'])
+
+/** A listen error of a known kind as a ListenError; any other error as it is. */
+export function describeListenError (error: unknown, host: string, port: number): unknown {
+  const { code, address } = error as NodeJS.ErrnoException & { address?: string }
+  const where = address ?? host
+  if (code === 'EADDRINUSE') return new ListenError(code, `port ${port} on ${where} is already in use`)
+  if (code === 'EADDRNOTAVAIL') return new ListenError(code, `${where} is not an address of this machine`)
+  if (code === 'EACCES') return new ListenError(code, `port ${port} on ${where} needs privileges this process lacks (ports below 1024 do on most systems)`)
+  if (UNRESOLVED_HOST_CODES.has(code as string)) return new ListenError(code as string, `cannot resolve host ${host}`)
+  return error
+}
