@@ -67,7 +67,8 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     this.faultControl = new FaultControl({ ...faultOptions, recorder: this.recorder })
     this.rateLimiter = new RateLimiter({ perSecond: rateLimit, ...(now === undefined ? {} : { now }) })
     this.#access = access
-    this.#startScopedTokens = scopedTokens
+    // A copy, so reset() gives back what was given at start even if the caller's array changes since.
+    this.#startScopedTokens = scopedTokens.map(({ token, cameras }) => ({ token, cameras: [...cameras] }))
     this.#startRateLimit = rateLimit
     this.#scopedTokenCount = mergeScopes(scopedTokens).size
   }

@@ -22,7 +22,7 @@ import { DeviceLinkError } from '../device-client/device-target.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
 export interface MockNvr extends ControlVerbs {
-  /** Base URL, e.g. http://127.0.0.1:41234; the API is under `${url}/nvr/v1`. */
+  /** Base URL, e.g. http://127.0.0.1:41234 (loopback too on 0.0.0.0 or ::); the API is under `${url}/nvr/v1`. */
   url: string
   port: number
   host: string

@@ -11,11 +11,14 @@ t.test('proxy with --target alone forwards with the defaults: no timeout, CA, --
 })
 
 t.test('the environment twins of the flags proxy refuses are refused too, by the variable\'s name', async t => {
-  const twins = { MOCK_NVR_TOKENS: 'a', MOCK_NVR_FIXTURES: 'fixtures', MOCK_NVR_GENERATE: '2x2', MOCK_NVR_WATCH: '1' }
+  const twins = { MOCK_NVR_TOKENS: 'a', MOCK_NVR_FIXTURES: 'fixtures', MOCK_NVR_GENERATE: '2x2', MOCK_NVR_WATCH: '1', MOCK_NVR_SCOPED_TOKENS: 'a:cam-1', MOCK_NVR_RATE_LIMIT: '5' }
   for (const [variable, value] of Object.entries(twins)) {
     const refused = await runCommand(['proxy', '--target', TARGET, '--port', '0'], { [variable]: value })
     t.equal(refused.code, 2, variable)
     t.equal(refused.stderr, `mock-nvr: ${variable} does not apply to proxy: the device's data and tokens are used. Run mock-nvr proxy --help for the flags.\n`)
+  }
+  for (const flag of ['--scoped-token', '--rate-limit']) {
+    await t.rejects(parseProxyArgs(['--target', TARGET, flag, '1']), { message: `${flag} does not apply to proxy: the device's data and tokens are used` }, flag)
   }
   t.doesNotThrow(() => refuseDataTwins(parseCli([], { MOCK_NVR_WATCH: 'false' })), 'a switch\'s twin set off asks for nothing')
   const version = await runCommand(['proxy', '--target', TARGET, '--version'], twins)

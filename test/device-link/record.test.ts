@@ -56,7 +56,7 @@ t.test('record, then serve the file: the same bytes for every list and line', as
   t.equal(await readFile(out, 'utf8'), text, 'the existing file is kept')
   const json = await run(['--target', device.url, '--token', TOKEN, '--camera', 'cam-2', '--out', out, '--force', '--json'])
   t.equal(json.code, 0)
-  t.strictSame(JSON.parse(json.stdout), { file: out, cameras: 1, countingLines: 1, reformatted: [] })
+  t.strictSame(JSON.parse(json.stdout), { file: out, cameras: 1, countingLines: 1, reformatted: [], departures: [] })
   t.strictSame(JSON.parse(await readFile(out, 'utf8')), { cameras: [{ id: 'cam-2' }], counting_lines: [DATA.counting_lines[2]] })
   t.strictSame(await readdir(folder), ['device.json'])
 })

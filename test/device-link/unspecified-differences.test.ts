@@ -60,6 +60,7 @@ t.test('where the device answers an unspecified case otherwise, the case is list
   t.match(byCase['PUT on the list']?.device, { status: 200, envelope: 'other JSON' })
   t.match(byCase['line id of another camera'], { request: 'GET /nvr/v1/cameras/cam-1/counting_lines/line-9', device: { status: 200, envelope: 'success envelope' }, mock: { status: 404 } })
   t.match(byCase.HEAD?.device, { status: null, envelope: /^no answer: the device closed the connection/ })
+  t.match(renderJunit(report), 'device: 403, error envelope; errorCode: (none); errorMessage: (none); &quot;message&quot; instead', 'the JUnit report names the error members too')
   const wrong = requests.find(request => request.headers.authorization?.startsWith('Bearer ') === true && request.headers.authorization !== `Bearer ${TOKEN}`)
   t.notMatch(wrong?.headers.authorization ?? '', TOKEN, 'the wrong token is not made from the real one')
 })
