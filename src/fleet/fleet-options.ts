@@ -64,6 +64,9 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
   if (listed === undefined || listed.length === 0) throw new OptionsError('a fleet needs count or devices: how many devices, or which')
   if (count !== undefined && devices !== undefined) throw new OptionsError('option count cannot be combined with option devices: give one')
   const base = resolveOptions(withoutHooks(shared))
+  // The fractions are the fleet's own options: checked as such (devices marks the options as a fleet's).
+  const { offlineFraction, flappingFraction } = shared
+  resolveOptions({ devices: 1, ...(offlineFraction === undefined ? {} : { offlineFraction }), ...(flappingFraction === undefined ? {} : { flappingFraction }) })
   const byFraction = plansByFraction(listed.filter(device => device.health === undefined).map(device => device.name), base.seed, { offline: shared.offlineFraction, flapping: shared.flappingFraction })
   const names = new Set<string>()
   return listed.map((device, index) => {
