@@ -1,10 +1,18 @@
 /* global document, setInterval, performance */
-// A fleet's view: one tile per device with its state and request rate, filtered by name; a tile opens that device's view.
+// A fleet's view: one tile per device with its state and request rate, filtered by name; a tile opens that device's view,
+// and its buttons take the device offline, reboot it or bring it back.
 import { call } from './api.js'
 import { count, el } from './dom.js'
 
 /** How often the devices' counts are read again, for their request rates. */
 const EVERY_MS = 2000
+
+/** What each button of a tile asks of the device's health: offline and back need no `for` on the control address. */
+const HEALTH_ACTIONS = [
+  { label: 'Offline', health: { state: 'offline' } },
+  { label: 'Reboot', health: { state: 'rebooting', down: 5000, starting: 5000 } },
+  { label: 'Online', health: { state: 'online' } }
+]
 
 export function fleetView ({ onError }) {
   const section = document.querySelector('#fleet')
@@ -19,7 +27,19 @@ export function fleetView ({ onError }) {
     const rate = el('span', { class: 'tile-rate' })
     const tile = el('a', { class: 'tile', href: `?device=${encodeURIComponent(device.name)}`, 'data-name': device.name },
       el('strong', {}, device.name), state, rate, el('span', { class: 'tile-cameras muted' }, count(device.cameras.length, 'camera')))
-    return { tile, state, rate, last: undefined }
+    // Beside the link, not in it: a button inside a link is not a button to assistive technology.
+    const actions = el('div', { class: 'tile-actions', role: 'group', 'aria-label': `Health of ${device.name}` },
+      ...HEALTH_ACTIONS.map(({ label, health }) => {
+        const button = el('button', { type: 'button', 'data-health': health.state }, label)
+        button.addEventListener('click', () => setHealth(device.name, health))
+        return button
+      }))
+    const box = el('div', { class: 'tile-box' }, tile, actions)
+    return { box, tile, state, rate, last: undefined }
+  }
+
+  function setHealth (name, health) {
+    call('PUT', `/devices/${encodeURIComponent(name)}/health`, health).then(load).catch(onError)
   }
 
   function update (devices) {
@@ -30,7 +50,7 @@ export function fleetView ({ onError }) {
       if (entry === undefined) {
         entry = tileFor(device)
         tiles.set(device.name, entry)
-        grid.append(entry.tile)
+        grid.append(entry.box)
       }
       // The journal's count since its last clear: a clear is not a negative rate.
       const perSecond = entry.last === undefined ? 0 : Math.max(0, device.requests - entry.last.requests) / ((now - entry.last.at) / 1000)
@@ -47,9 +67,9 @@ export function fleetView ({ onError }) {
   function applyFilter () {
     const wanted = filter.value.trim().toLowerCase()
     let shown = 0
-    for (const [name, { tile }] of tiles) {
-      tile.hidden = wanted !== '' && !name.toLowerCase().includes(wanted)
-      if (!tile.hidden) shown++
+    for (const [name, { box }] of tiles) {
+      box.hidden = wanted !== '' && !name.toLowerCase().includes(wanted)
+      if (!box.hidden) shown++
     }
     grid.dataset.shown = String(shown)
   }

@@ -55,7 +55,7 @@ const VITEST_REFUSALS = [
   'an injected 503 says when to retry'
 ]
 const VITEST_FAILURES: Record<Drift, string[]> = {
-  'no-envelope': [...VITEST_REFUSALS, 'lists the lobby camera\'s counting lines', 'shows the names of the lines'],
+  'no-envelope': [...VITEST_REFUSALS, 'lists the security exit camera\'s counting lines', 'shows the names of the lines'],
   'no-refusals': VITEST_REFUSALS
 }
 for (const [drift, failing] of Object.entries(VITEST_FAILURES) as Array<[Drift, string[]]>) {
@@ -92,6 +92,6 @@ t.test('the Playwright recipe fails against a server that drifted: every test', 
     'asks to sign in again when the token has expired',
     'says when the recorder is unavailable',
     'shows a loading state while the list is slow',
-    'shows the lobby\'s counting lines'
+    'shows the security exit\'s counting lines'
   ], 'each test fails', { output })
 })

@@ -1,5 +1,5 @@
 // A stand-in for a frontend dev server (`npm run dev -- --host H --port P`, as vite takes them): one page that lists
-// the lobby camera's counting lines from the mock at VITE_NVR_URL.
+// the security exit camera's counting lines from the mock at VITE_NVR_URL.
 import { createServer } from 'node:http'
 import { parseArgs } from 'node:util'
 
@@ -7,9 +7,9 @@ const { values } = parseArgs({ options: { host: { type: 'string', default: '127.
 const nvr = process.env.VITE_NVR_URL ?? 'http://localhost:8080'
 const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Counting lines</title></head>
-<body><h1>Lobby</h1><p id="status">Loading…</p><ul id="lines"></ul>
+<body><h1>Security exit</h1><p id="status">Loading…</p><ul id="lines"></ul>
 <script>
-  fetch(${JSON.stringify(`${nvr}/nvr/v1/cameras/cam-lobby/counting_lines`)}, { headers: { authorization: 'Bearer demo-token' } })
+  fetch(${JSON.stringify(`${nvr}/nvr/v1/cameras/cam-security-exit/counting_lines`)}, { headers: { authorization: 'Bearer demo-token' } })
     .then(response => response.json())
     .then(({ result, content }) => {
       document.querySelector('#status').textContent = result.success ? content.length + ' counting lines' : result.errorMessage

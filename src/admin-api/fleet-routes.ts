@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ok, invalidBody, route } from './routing.js'
-import { adminApi } from './routes.js'
+import { adminApi, registerClock, type HandClock } from './routes.js'
 import { adminArea, requireBearer } from '../wire/area-guard.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
@@ -14,6 +14,8 @@ import type { JournalEntry } from '../control/journal.js'
 /** What a fleet's admin API needs: its devices. */
 export interface FleetAdmin {
   roster: DeviceRoster
+  /** The devices' schedules' clock, when moved by hand at POST /__admin/clock. */
+  manualClock?: HandClock
 }
 
 /** A device as GET /__admin/devices lists it. */
@@ -33,7 +35,7 @@ export type FleetJournalEntry = { device: string } & JournalEntry
  * A fleet's admin API on its control address: the list of devices, verbs on every device at once under
  * /__admin, and each device's own admin API (the single mock-nvr's, unchanged) under /__admin/devices/{name}.
  */
-export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPolicy, { roster }: FleetAdmin): Promise<void> {
+export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPolicy, { roster, manualClock }: FleetAdmin): Promise<void> {
   await app.register(async function fleetAdmin (fleet) {
     fleet.setValidatorCompiler(compileWithTypeBox(invalidBody))
     fleet.removeContentTypeParser('text/plain')
@@ -77,6 +79,8 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
       }
     })
 
+    if (manualClock !== undefined) registerClock(fleet, manualClock)
+
     await fleet.register(adminApi, {
       prefix: '/devices/:name',
       tokens,
@@ -92,7 +96,8 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
 }
 
 function listed ({ device, url, state }: RosterEntry): ListedDevice {
-  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state, requests: device.control.journal.total }
+  const health = device.control.health
+  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state: health === undefined ? state : stateOf(health.report()), requests: device.control.journal.total }
 }
 
 // Checked once on the first device: a spec refused there is refused everywhere, and nothing changed.
@@ -108,4 +113,10 @@ function injectEverywhere (roster: DeviceRoster, body: unknown) {
 export function fleetJournal (roster: DeviceRoster): FleetJournalEntry[] {
   const entries = roster.entries.flatMap(({ device }) => device.control.requests().map(entry => ({ device: device.name, ...entry })))
   return entries.sort((a, b) => a.time.localeCompare(b.time))
+}
+
+// "online", "offline", "rebooting (starting)", "offline (port taken)": what a tile shows.
+function stateOf ({ state, phase, listening }: { state: string, phase?: string, listening: boolean }): string {
+  if (!listening && state !== 'offline' && phase !== 'down') return 'offline (port taken)'
+  return phase === undefined ? state : `${state} (${phase})`
 }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream'
 import { clearInterval, setInterval } from 'node:timers'
 import type { JournalEntry, RequestJournal } from '../control/journal.js'
+import type { DeviceEvents } from '../control/device-events.js'
 
 /** The content type of a server-sent events stream. */
 export const EVENT_STREAM_TYPE = 'text/event-stream; charset=utf-8'
@@ -26,11 +27,14 @@ const HEARTBEAT = ': heartbeat\n\n'
 export class JournalStream {
   readonly limits: JournalStreamLimits
   readonly #journal: RequestJournal
+  readonly #events: DeviceEvents | undefined
   readonly #listeners = new Set<JournalListener>()
   #heartbeat: NodeJS.Timeout | undefined
 
-  constructor (journal: RequestJournal, limits: Partial<JournalStreamLimits> = {}) {
+  /** `events`: the device's changes of health and data, sent as `health` and `data` events between the requests. */
+  constructor (journal: RequestJournal, limits: Partial<JournalStreamLimits> = {}, events?: DeviceEvents) {
     this.#journal = journal
+    this.#events = events
     this.limits = { ...DEFAULT_STREAM_LIMITS, ...limits }
   }
 
@@ -47,6 +51,7 @@ export class JournalStream {
     this.#listeners.add(listener)
     if (this.#listeners.size === 1) {
       this.#journal.onRecord = (entry, seq) => this.#broadcast(event('request', { seq, ...entry }, seq))
+      if (this.#events !== undefined) this.#events.onRecord = change => this.#broadcast(event(change.kind, change))
       this.#heartbeat = setInterval(() => this.#broadcast(HEARTBEAT), this.limits.heartbeatMs).unref()
     }
     return listener
@@ -65,6 +70,7 @@ export class JournalStream {
     this.#listeners.delete(listener)
     if (this.#listeners.size > 0) return
     this.#journal.onRecord = null
+    if (this.#events !== undefined) this.#events.onRecord = null
     clearInterval(this.#heartbeat)
   }
 }

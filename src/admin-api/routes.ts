@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { invalidBody, ok, route } from './routing.js'
 import { adminArea, requireBearer } from '../wire/area-guard.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
@@ -13,6 +13,11 @@ import type { FixtureError } from '../data/fixture-validation.js'
 import { FixtureDataSchema, RateLimitBodySchema, ScopedTokensSchema } from '../wire/schemas.js'
 import type { ScopedTokensError } from '../contract/scoped-tokens.js'
 import { EVENT_STREAM_TYPE, JournalStream, type JournalStreamLimits } from './journal-stream.js'
+import type { DeviceHealth } from '../health/device-health.js'
+import type { HealthSpecError } from '../health/health-spec.js'
+import type { ManualClock } from '../util/clock.js'
+import { Type } from '@sinclair/typebox'
+import { MAX_TIMER_MS } from '../util/delay.js'
 
 /** Replacement data may be large (generated data serializes to tens of megabytes). */
 const DATA_BODY_LIMIT = 64 * 1024 * 1024
@@ -24,13 +29,31 @@ export interface AdminApiOptions {
   controlOf: (request: FastifyRequest) => MockControl
   /** Limits of GET /__admin/requests/stream; each one missing takes its default. */
   streamLimits?: Partial<JournalStreamLimits>
+  /**
+   * The admin API shares the device's port (a single mock-nvr): offline and unreachable, which take the port away,
+   * need a `for` after which it comes back.
+   */
+  sharesDevicePort?: boolean
+  /** The schedules' clock, when moved by hand at /__admin/clock (a single mock-nvr; a fleet registers its own). */
+  manualClock?: HandClock
 }
+
+/** A manual clock, and what resolves once the ports have followed its last move. */
+export interface HandClock {
+  clock: ManualClock
+  settled: () => Promise<unknown>
+}
+
+const ClockBodySchema = Type.Object({ advance: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS }) }, { additionalProperties: false })
+
+// These take the port away, and with it an admin API that shares it.
+const PORT_GOING_STATES: ReadonlySet<unknown> = new Set(['offline', 'unreachable'])
 
 /**
  * The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. It acts
  * on one device's control, found from the request: a single mock-nvr's own, or the device a fleet's path names.
  */
-export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, controlOf, streamLimits }) {
+export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, controlOf, streamLimits, sharesDevicePort = false, manualClock }) {
   // A mistake in a body is a 400 naming each JSON path.
   app.setValidatorCompiler(compileWithTypeBox(invalidBody))
   // JSON only: a text body would otherwise reach validation as a string and read as "must be an object".
@@ -62,13 +85,30 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     }
   })
 
-  // One stream per journal, made when it is first asked for.
+  route(app, '/events', {
+    GET: (request, reply) => ok(reply, controlOf(request).events.entries())
+  })
+
+  route(app, '/health', {
+    GET: (request, reply) => ok(reply, healthOf(controlOf(request)).report()),
+    PUT: async (request, reply) => {
+      const health = healthOf(controlOf(request))
+      const report = setHealth(health, request.body, sharesDevicePort)
+      request.log.info({ health: request.body }, `admin: health set to ${report.state}`)
+      await health.settled()
+      return ok(reply, { ...report, listening: health.listening })
+    }
+  })
+
+  if (manualClock !== undefined) registerClock(app, manualClock)
+
+  // One stream per journal, made when it is first asked for; the device's changes of health and data go with it.
   const journalStreams = new Map<RequestJournal, JournalStream>()
-  const journalStreamOf = (journal: RequestJournal): JournalStream => {
-    let stream = journalStreams.get(journal)
+  const journalStreamOf = (control: MockControl): JournalStream => {
+    let stream = journalStreams.get(control.journal)
     if (stream === undefined) {
-      stream = new JournalStream(journal, streamLimits)
-      journalStreams.set(journal, stream)
+      stream = new JournalStream(control.journal, streamLimits, control.events)
+      journalStreams.set(control.journal, stream)
     }
     return stream
   }
@@ -78,7 +118,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   })
   route(app, '/requests/stream', {
     GET: (request, reply) => {
-      const journalStream = journalStreamOf(controlOf(request).journal)
+      const journalStream = journalStreamOf(controlOf(request))
       reply.type(EVENT_STREAM_TYPE).header('cache-control', 'no-store')
       if (reply.request.method === 'HEAD') return reply.send()
       const listener = journalStream.open()
@@ -166,5 +206,36 @@ function injectFault (control: MockControl, body: unknown) {
     return control.injectFault(body)
   } catch (error) {
     throw invalidBody((error as InvalidFaultError).problems)
+  }
+}
+
+/** POST /__admin/clock {"advance": ms} moves a manual clock on, and answers once the ports follow. */
+export function registerClock (app: FastifyInstance, { clock, settled }: HandClock): void {
+  const now = () => ({ now: new Date(clock.now()).toISOString() })
+  route(app, '/clock', {
+    GET: (_request, reply) => ok(reply, now()),
+    POST: async (request, reply) => {
+      clock.advance((request.body as { advance: number }).advance)
+      await settled()
+      return ok(reply, now())
+    }
+  }, { schema: { hide: true, body: ClockBodySchema } })
+}
+
+function healthOf (control: MockControl): DeviceHealth {
+  // A proxy serves a device's answers, whose health is its own.
+  if (control.health === undefined) throw apiErrors.routeNotFound()
+  return control.health
+}
+
+function setHealth (health: DeviceHealth, body: unknown, sharesDevicePort: boolean) {
+  const state = (body as { state?: unknown } | null)?.state
+  if (sharesDevicePort && PORT_GOING_STATES.has(state) && (body as { for?: unknown }).for === undefined) {
+    throw invalidBody([{ path: '/for', message: `is needed for ${String(state)} here: the admin API shares the port that goes away, so give the milliseconds after which it comes back` }])
+  }
+  try {
+    return health.set(body)
+  } catch (error) {
+    throw invalidBody((error as HealthSpecError).problems)
   }
 }

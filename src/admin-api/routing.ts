@@ -10,7 +10,7 @@ import { refuseOtherMethods } from '../wire/method-not-allowed.js'
 
 const hidden = { hide: true }
 
-type Handler = (request: FastifyRequest, reply: FastifyReply) => FastifyReply
+type Handler = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>
 interface RouteOptions { bodyLimit?: number, schema?: { hide: boolean, body?: TSchema } }
 
 /** Registers the methods of one admin path; any other method there is a 405 with Allow. */

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify'
-import { adminApi } from '../admin-api/routes.js'
+import { adminApi, type HandClock } from '../admin-api/routes.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { registerDashboard } from '../admin-api/dashboard-page.js'
 import { healthErrorResponses } from '../openapi/response-schemas.js'
@@ -64,6 +64,8 @@ export type AppDependencies = AppDevice & {
   fleet?: FleetAdmin
   /** Forward /nvr/v1 to a real device instead of serving the store; the device decides who is let in. */
   proxy?: DeviceProxy
+  /** The schedules' clock when a test moves it by hand: POST /__admin/clock advances it. */
+  manualClock?: HandClock
 }
 
 /** The app and how more listeners are added to it. */
@@ -85,7 +87,7 @@ export async function buildApp (dependencies: AppDependencies): Promise<FastifyI
  * the fast path read the device's state from the request, so a fleet costs a listener and a state per device.
  */
 export async function buildServingApp (dependencies: AppDependencies): Promise<ServingApp> {
-  const { maxHeaderSize, limits: someLimits, logger, https, adminToken, fleet, proxy } = dependencies
+  const { maxHeaderSize, limits: someLimits, logger, https, adminToken, fleet, proxy, manualClock } = dependencies
   const ownDevice = 'device' in dependencies ? dependencies.device : deviceOf(dependencies)
   const adminTokens = adminToken === undefined ? undefined : new TokenPolicy([adminToken])
   if (adminToken !== undefined) refuseAdminTokenOpening(ownDevice, adminToken)
@@ -210,7 +212,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX })
   else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: ownDevice.control.faultControl })
   if (adminTokens !== undefined) {
-    if (fleet === undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, controlOf: request => request.device.control })
+    if (fleet === undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, controlOf: request => request.device.control, sharesDevicePort: true, ...(manualClock === undefined ? {} : { manualClock }) })
     else await registerFleetAdmin(app, adminTokens, fleet)
   }
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.

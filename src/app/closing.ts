@@ -25,14 +25,8 @@ export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs
   }
   trackConnections(app.server)
   app.addHook('preClose', function closeConnectionsWhenDone (done) {
-    for (const socket of sockets) {
-      const response = socket._httpMessage
-      if (response === null || response === undefined) continue
-      // Requests routed from now on get Connection: close from Fastify; this one was routed before. Its
-      // answer says Connection: close if its headers are not sent yet, and its connection closes after it.
-      response.shouldKeepAlive = false
-      response.once('finish', () => socket.end(() => socket.destroy()))
-    }
+    // Requests routed from now on get Connection: close from Fastify; the ones routed before close after their answer.
+    for (const socket of sockets) closeAfterAnswer(socket)
     // A connection without a request yet keeps the time it had to send one, as without the close.
     if (waitForRequestMs > 0) {
       setTimeout(function cutWaitingConnections () {
@@ -44,4 +38,16 @@ export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs
     setImmediate(done)
   })
   return trackConnections
+}
+
+/**
+ * Closes a connection once the answer under way on it is sent: it says Connection: close if its headers are
+ * not sent yet. Returns false, touching nothing, when no answer is under way.
+ */
+export function closeAfterAnswer (socket: Socket): boolean {
+  const response = (socket as HttpSocket)._httpMessage
+  if (response === null || response === undefined) return false
+  response.shouldKeepAlive = false
+  response.once('finish', () => socket.end(() => socket.destroy()))
+  return true
 }

@@ -38,7 +38,10 @@ export function roleOf (request: IncomingMessage, fallback: ListenerRole): Liste
 export function createListenerServer (role: ListenerRole, fastPath: FastPath, fastify: FastifyServerFactoryHandler, settings: ServerSettings): Server {
   const { device } = role
   function handle (request: IncomingMessage, response: ServerResponse): void {
-    if (device.gate !== null && device.gate(request, response)) return
+    if (device.gate !== null && device.gate(request, response, () => serve(request, response))) return
+    serve(request, response)
+  }
+  function serve (request: IncomingMessage, response: ServerResponse): void {
     if (role.api && fastPath.answer(device, request, response)) return
     (request as MarkedRequest)[ROLE] = role
     fastify(request, response)

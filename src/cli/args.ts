@@ -5,7 +5,7 @@ import { parseGenerateSize } from '../data/generate-size.js'
 import type { ScopedToken } from '../wire/schemas.js'
 import { findProblem, LIBRARY_DEFAULTS, LOG_LEVELS, OptionsSchema, type ResolvedOptions } from '../config/options.js'
 
-type OptionKind = 'integer' | 'string' | 'list' | 'scopes' | 'switch' | 'size' | 'delay'
+type OptionKind = 'integer' | 'fraction' | 'string' | 'list' | 'scopes' | 'switch' | 'size' | 'delay'
 
 interface CliOption {
   flag: string
@@ -43,10 +43,15 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'admin-token', key: 'adminToken', kind: 'string', defaultText: 'none, admin API off', value: 'TOKEN', help: 'turn the admin API on under /__admin/, for callers with this bearer token' },
   { flag: 'rate-limit', key: 'rateLimit', kind: 'integer', defaultText: 'off', value: 'N', help: 'allow N API requests per second per token, in bursts of up to N; then 429 with Retry-After' },
   { flag: 'journal-size', key: 'journalSize', kind: 'integer', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' },
+  { flag: 'schedule', key: 'schedule', kind: 'string', defaultText: 'none, always online', value: 'FILE', help: 'a JSON file of the device\'s health over time and its drift: {"health": steps or a pattern, "drift": {"every": MS}}' },
+  { flag: 'drift', key: 'drift', kind: 'integer', defaultText: 'none', value: 'MS', help: 'edit the data every MS milliseconds, seeded (see --seed): a line renamed, moved, added or removed' },
+  { flag: 'clock', key: 'clock', kind: 'string', value: 'real|manual', help: 'the schedules\' clock; manual moves only when told: POST /__admin/clock {"advance": MS}' },
   { flag: 'devices', key: 'devices', kind: 'integer', defaultText: 'none, one device', value: 'N', help: 'start a fleet of N devices, nvr-001 …, on --port … --port+N-1 (see --generate, --seed)' },
   { flag: 'fleet', key: 'fleet', kind: 'string', defaultText: 'none', value: 'FILE', help: 'start the fleet this JSON file lists: names, ports, data and tokens of each device' },
   { flag: 'manifest', key: 'manifest', kind: 'string', defaultText: 'none', value: 'FILE', help: "with a fleet: write each device's name, URL and cameras to this JSON file before the ready line" },
-  { flag: 'control-port', key: 'controlPort', kind: 'integer', defaultText: '--port - 1, free under --port 0', value: 'PORT', help: "with a fleet: the port of the fleet's admin API and dashboard" }
+  { flag: 'control-port', key: 'controlPort', kind: 'integer', defaultText: '--port - 1, free under --port 0', value: 'PORT', help: "with a fleet: the port of the fleet's admin API and dashboard" },
+  { flag: 'offline-fraction', key: 'offlineFraction', kind: 'fraction', defaultText: '0', value: 'F', help: 'with a fleet: this share of the devices (0 to 1), chosen by --seed, is offline from the start' },
+  { flag: 'flapping-fraction', key: 'flappingFraction', kind: 'fraction', defaultText: '0', value: 'F', help: 'with a fleet: this share of the devices (0 to 1), chosen by --seed, flaps: up 5 s, down 5 s' }
 ]
 
 /** The CLI's own defaults where they differ from the library's: a fixed port and info logs. */
@@ -214,6 +219,12 @@ function convert (option: CliOption, raw: FlagValue, source: string): unknown {
       const range = parseDelay(raw as string)
       if (typeof range === 'string') throw new UsageError(`${source} ${range}`)
       return range.min === range.max ? range.min : range
+    }
+    case 'fraction': {
+      const text = raw as string
+      // Out-of-range values are left to the options' check.
+      if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text)
+      throw new UsageError(`${source} must be a number from 0 to 1, like 0.25, not '${text}'`)
     }
     case 'scopes': return parseScopedTokens(raw as string[], source)
     case 'integer': {

@@ -1,4 +1,5 @@
 import { FixtureError } from '../data/fixture-validation.js'
+import { ScheduleFileError } from '../start/device-schedule.js'
 import { ListenError, UNRESOLVED_HOST_CODES } from '../start/listen-error.js'
 
 /**
@@ -6,7 +7,7 @@ import { ListenError, UNRESOLVED_HOST_CODES } from '../start/listen-error.js'
  * names where the host came from (--host or MOCK_NVR_HOST), for a host that does not resolve.
  */
 export function describeStartFailure (error: unknown, hostGivenBy = '--host'): string {
-  if (error instanceof FixtureError) return error.message
+  if (error instanceof FixtureError || error instanceof ScheduleFileError) return error.message
   if ((error as Error).name === 'FleetListenError') return `cannot listen: ${(error as Error).message}`
   if (error instanceof ListenError) return UNRESOLVED_HOST_CODES.has(error.code) ? `${error.problem} given by ${hostGivenBy}` : error.message
   return `cannot start: ${(error as Error).message}`

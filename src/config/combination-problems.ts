@@ -33,8 +33,11 @@ export function combinationProblem (options: ResolvedOptions): OptionsProblem | 
     return together(['devices', 'fleet'], (a, b) => `${a} cannot be combined with ${b}: the fleet file lists the devices`)
   }
   const fleet = options.devices !== undefined || options.fleet !== undefined
-  for (const key of ['manifest', 'controlPort'] as const) {
+  for (const key of ['manifest', 'controlPort', 'offlineFraction', 'flappingFraction'] as const) {
     if (!fleet && options[key] !== undefined) return together([key, 'devices'], (a, b) => `${a} applies to a fleet only: give ${b} too`)
+  }
+  if ((options.offlineFraction ?? 0) + (options.flappingFraction ?? 0) > 1) {
+    return together(['offlineFraction', 'flappingFraction'], (a, b) => `${a} and ${b} add up to more than 1: a device is offline or flapping, not both`)
   }
   if (fleet && options.watch) return together(['watch', 'devices'], (a, b) => `${a} cannot be combined with ${b}: a fleet's fixtures are not watched`)
   if (generate !== undefined && options.watch) {

@@ -73,6 +73,9 @@ function describeSchemaError ({ type, schema }: ValueError): string {
     case ValueErrorType.Integer:
     case ValueErrorType.IntegerMinimum:
     case ValueErrorType.IntegerMaximum: return `must be a whole number from ${String(schema.minimum)} to ${String(schema.maximum)}`
+    case ValueErrorType.Number:
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.NumberMaximum: return `must be a number from ${String(schema.minimum)} to ${String(schema.maximum)}`
     case ValueErrorType.String: return 'must be a string'
     case ValueErrorType.StringMinLength: return 'must not be empty'
     // The options' one pattern: a token is one word, as an Authorization header carries it.

@@ -7,6 +7,8 @@ import { combinationProblem } from './combination-problems.js'
 import { DEFAULT_LIMITS } from './limits.js'
 import { findOptionsProblem, OptionsError, type OptionsProblem } from './option-problems.js'
 import { SHARED_OPTION_DEFAULTS, SharedOptionSchemas } from './shared-options.js'
+import { MAX_TIMER_MS } from '../util/delay.js'
+import type { HealthOption } from '../health/health-spec.js'
 
 export { OptionsError }
 
@@ -16,7 +18,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const MAX_FLEET_DEVICES = 20_000
 
 /** The options that start a fleet rather than one device. */
-export const FLEET_OPTIONS = ['devices', 'fleet', 'manifest', 'controlPort'] as const
+export const FLEET_OPTIONS = ['devices', 'fleet', 'manifest', 'controlPort', 'offlineFraction', 'flappingFraction'] as const
 
 /** The default of maxHeaderSize, in bytes. */
 export const DEFAULT_MAX_HEADER_SIZE = 65536
@@ -64,6 +66,12 @@ export const OptionsSchema = Type.Object({
   allowPrefer: Type.Boolean(),
   /** How many requests the journal keeps, the oldest dropped first; 0 keeps none. */
   journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  /** A JSON file of the device's schedule: { "health": steps or a pattern, "drift": { "every": ms } }. */
+  schedule: Type.Optional(Type.String({ minLength: 1 })),
+  /** Edit the data every this many milliseconds, seeded: a line renamed, moved, added or removed. */
+  drift: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS })),
+  /** The schedules' clock: the machine's, or a manual one that moves only when told (advance). */
+  clock: Type.Union([Type.Literal('real'), Type.Literal('manual')], { description: '"real" or "manual"' }),
   /** A fleet: this many devices, nvr-001 …, on port … port+N−1 (startMockFleet's count). */
   devices: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FLEET_DEVICES })),
   /** A fleet: the devices a fleet file lists. */
@@ -71,7 +79,11 @@ export const OptionsSchema = Type.Object({
   /** A fleet: the JSON file its devices' names, URLs and cameras are written to before it is ready. */
   manifest: Type.Optional(Type.String({ minLength: 1 })),
   /** A fleet: the port of its admin API and dashboard; port−1 by default, a free one under port 0. */
-  controlPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 }))
+  controlPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** A fleet: this share of its devices, chosen by the seed, is offline from the start. */
+  offlineFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  /** A fleet: this share of its devices, chosen by the seed, flaps (up 5 s, down 5 s, each at its own phase). */
+  flappingFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 }))
 }, { additionalProperties: false })
 export type ResolvedOptions = Static<typeof OptionsSchema>
 
@@ -81,6 +93,12 @@ export type MockNvrOptions = Partial<ResolvedOptions> & {
   data?: unknown
   /** A pino-compatible logger to use instead of building one from logLevel. */
   logger?: FastifyBaseLogger
+  /**
+   * The device's health from the start: a state (`{ state: 'slow', latency: 300 }`), steps
+   * (`[{ at: 0, state: 'online' }, { at: 5000, state: 'offline', for: 2000 }]`) or a pattern
+   * (`{ pattern: 'flapping', up: 1000, down: 1000 }`); online for good when absent.
+   */
+  health?: HealthOption
 }
 
 /** Defaults for programmatic use: a free port and no log output, as a test double wants. */
@@ -95,7 +113,8 @@ export const LIBRARY_DEFAULTS: ResolvedOptions = {
   ...DEFAULT_LIMITS,
   watch: false,
   allowPrefer: false,
-  journalSize: DEFAULT_JOURNAL_SIZE
+  journalSize: DEFAULT_JOURNAL_SIZE,
+  clock: 'real'
 }
 
 const checkOptions = TypeCompiler.Compile(OptionsSchema)
@@ -106,10 +125,10 @@ export function findProblem (options: Record<string, unknown>): OptionsProblem |
 }
 
 /** Fills in defaults and checks the result; a bad value throws OptionsError naming the option. */
-export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<MockNvrOptions, 'data' | 'logger'> {
+export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<MockNvrOptions, 'data' | 'logger' | 'health'> {
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
-  const { data, logger, ...options } = { ...LIBRARY_DEFAULTS, ...defined } as MockNvrOptions & ResolvedOptions
+  const { data, logger, health, ...options } = { ...LIBRARY_DEFAULTS, ...defined } as MockNvrOptions & ResolvedOptions
   const problem = findProblem(options)
   if (problem !== undefined) throw new OptionsError(problem)
-  return { ...options, data, logger }
+  return { ...options, data, logger, health }
 }

@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   deviceNotFound: 'DEVICE_NOT_FOUND',
   /** 503: too many journal streams open. */
   tooManyStreams: 'TOO_MANY_STREAMS',
+  /** 503: the device is starting after a reboot. */
+  deviceStarting: 'DEVICE_STARTING',
   /** 409: data cannot be replaced while proxying a device: the device's own data and token check answer. */
   dataFromDevice: 'DATA_FROM_DEVICE',
   /** 502: the proxied device did not answer. */

@@ -4,6 +4,8 @@ import { FaultControl, type FaultControlOptions } from './faults/fault-control.j
 import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry } from './journal.js'
 import { RequestRecorder } from './request-recorder.js'
+import { DeviceEvents } from './device-events.js'
+import type { DeviceHealth } from '../health/device-health.js'
 import { ScopedTokensSchema, type FixtureData, type ScopedToken } from '../wire/schemas.js'
 import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control-verbs.js'
 import { RateLimiter } from '../contract/rate-limit.js'
@@ -50,6 +52,11 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly journal: RequestJournal
   /** Where every answered request goes: the journal and the request log line. */
   readonly recorder: RequestRecorder
+  /** The device's own changes: its health, its data's drift. */
+  readonly events = new DeviceEvents()
+  /** The device's health, once its port listens; none for the MSW handlers or a proxy. */
+  health: DeviceHealth | undefined
+  readonly #onReset: Array<() => void> = []
   /** The rate limit per token of the device API. */
   readonly rateLimiter: RateLimiter
   readonly #access: ScopeHolder | undefined
@@ -157,6 +164,13 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     this.#access?.setScopedTokens(this.#startScopedTokens)
     this.#scopedTokenCount = mergeScopes(this.#startScopedTokens).size
     this.rateLimiter.set(this.#startRateLimit)
+    this.events.clear()
+    for (const hook of this.#onReset) hook()
+  }
+
+  /** Runs `hook` at each reset(), after the rest is back to the start: the device's health and drift. */
+  whenReset (hook: () => void): void {
+    this.#onReset.push(hook)
   }
 }
 

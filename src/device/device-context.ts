@@ -13,10 +13,11 @@ declare module 'fastify' {
 }
 
 /**
- * Takes a request before anything else of the device sees it: writes an answer (or holds the connection)
- * and returns true, or returns false to let it go on. Where a device's state (rebooting, …) stops requests.
+ * Takes a request before anything else of the device sees it: writes an answer, holds the connection, or
+ * calls `proceed` later to let it go on after all (a slow device), and returns true; or returns false to let it
+ * go on now. Where a device's state (rebooting, unreachable, slow) stops requests.
  */
-export type RequestGate = (request: IncomingMessage, response: ServerResponse) => boolean
+export type RequestGate = (request: IncomingMessage, response: ServerResponse, proceed: () => void) => boolean
 
 /** What a device is made of; a device of a fleet shares its store's data with the devices of the same fixtures. */
 export interface DeviceParts {

@@ -8,6 +8,9 @@ import { SharedOptionSchemas } from '../config/shared-options.js'
 import { RateLimitSchema, ScopedTokensSchema } from '../wire/schemas.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { DEVICE_NAME_PATTERN } from './device-names.js'
+import { MAX_TIMER_MS } from '../util/delay.js'
+import { parseHealthSpec, problemsOfSchedule, HealthSpecError } from '../health/health-spec.js'
+import type { ValueProblem } from '../util/value-errors.js'
 import type { FleetDeviceOptions, DeviceSettings } from './fleet-options.js'
 
 /** What a device of the file may set, and the file's top level sets for every device. */
@@ -20,7 +23,11 @@ const deviceFields = {
   tokens: Type.Optional(SharedOptionSchemas.tokens),
   scopedTokens: Type.Optional(ScopedTokensSchema),
   latency: SharedOptionSchemas.latency,
-  rateLimit: Type.Optional(RateLimitSchema)
+  rateLimit: Type.Optional(RateLimitSchema),
+  /** Its health over time: a state, steps or a pattern; checked with the schedules' own checks. */
+  health: Type.Optional(Type.Unknown()),
+  /** Edit its data every this many milliseconds. */
+  drift: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS }))
 }
 
 const FleetDeviceSchema = Type.Object({
@@ -67,6 +74,7 @@ function problemsAcross ({ devices, ...defaults }: FleetFileValue, file: string)
       if (typeof size === 'string') problems.push({ file, path: `${path}/generate`, message: size })
     }
     if (settings.generate !== undefined && settings.fixtures !== undefined) problems.push({ file, path: `${path}/generate`, message: 'cannot be given with fixtures: choose one source of data' })
+    if (settings.health !== undefined) problems.push(...healthProblems(settings.health, `${path}/health`).map(problem => ({ file, ...problem })))
   }
   checkSettings(defaults, '')
   devices.forEach((device, index) => {
@@ -84,10 +92,25 @@ function problemsAcross ({ devices, ...defaults }: FleetFileValue, file: string)
   return problems
 }
 
-function settingsOf ({ fixtures, generate, ...rest }: Omit<Static<typeof FleetDeviceSchema>, 'name' | 'port'>, folder: string): DeviceSettings {
+function settingsOf ({ fixtures, generate, health, ...rest }: Omit<Static<typeof FleetDeviceSchema>, 'name' | 'port'>, folder: string): DeviceSettings {
   return {
     ...rest,
+    // Checked by problemsAcross.
+    ...(health === undefined ? {} : { health: health as DeviceSettings['health'] }),
     ...(fixtures === undefined ? {} : { fixtures: resolve(folder, fixtures) }),
     ...(generate === undefined ? {} : { generate: parseGenerateSize(generate) as Exclude<ReturnType<typeof parseGenerateSize>, string> })
   }
+}
+
+// A state ({ "state": … }) or a plan (steps or a pattern), each problem under the path of the field.
+function healthProblems (health: unknown, path: string): ValueProblem[] {
+  if (typeof health === 'object' && health !== null && 'state' in health) {
+    try {
+      parseHealthSpec(health)
+      return []
+    } catch (error) {
+      return (error as HealthSpecError).problems.map(problem => ({ path: `${path}${problem.path}`, message: problem.message }))
+    }
+  }
+  return problemsOfSchedule({ health }, path.slice(0, -'/health'.length))
 }

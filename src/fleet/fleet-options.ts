@@ -2,6 +2,8 @@ import type { GenerateSize } from '../data/generate-size.js'
 import { FLEET_OPTIONS, OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
 import type { Delay } from '../util/delay.js'
 import { deviceName, deviceSeed } from './device-names.js'
+import type { HealthOption } from '../health/health-spec.js'
+import { plansByFraction } from '../health/fractions.js'
 
 /** What each device of a fleet may set for itself; a fleet file's top level sets them for every device. */
 export interface DeviceSettings {
@@ -16,6 +18,10 @@ export interface DeviceSettings {
   latency?: Delay
   /** Requests per second per token, as startMockNvr's rateLimit option. */
   rateLimit?: number
+  /** Its health over time: a state from the start, steps or a pattern (docs/device-health.md). */
+  health?: HealthOption
+  /** Edit its data every this many milliseconds. */
+  drift?: number
 }
 
 /** One device of a fleet. */
@@ -38,6 +44,10 @@ export type FleetOptions = Omit<MockNvrOptions, typeof FLEET_OPTIONS[number] | '
   manifest?: string
   /** Told the control URL as soon as it listens, before any device does. */
   onControlListening?: (url: string) => void
+  /** This share of the devices without a health of their own, chosen by the seed, is offline from the start. */
+  offlineFraction?: number
+  /** This share of them, chosen by the seed, flaps. */
+  flappingFraction?: number
 }
 
 /** A device to start: its name, options resolved, and where its data comes from. */
@@ -54,6 +64,10 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
   if (listed === undefined || listed.length === 0) throw new OptionsError('a fleet needs count or devices: how many devices, or which')
   if (count !== undefined && devices !== undefined) throw new OptionsError('option count cannot be combined with option devices: give one')
   const base = resolveOptions(withoutHooks(shared))
+  // The fractions are the fleet's own options: checked as such (devices marks the options as a fleet's).
+  const { offlineFraction, flappingFraction } = shared
+  resolveOptions({ devices: 1, ...(offlineFraction === undefined ? {} : { offlineFraction }), ...(flappingFraction === undefined ? {} : { flappingFraction }) })
+  const byFraction = plansByFraction(listed.filter(device => device.health === undefined).map(device => device.name), base.seed, { offline: shared.offlineFraction, flapping: shared.flappingFraction })
   const names = new Set<string>()
   return listed.map((device, index) => {
     if (names.has(device.name)) throw new OptionsError(`device ${device.name} is named twice: each device needs a name of its own`)
@@ -66,7 +80,7 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
     const input: MockNvrOptions = {
       ...withoutHooks(shared),
       port,
-      ...defined({ tokens: device.tokens, latency: device.latency, scopedTokens: device.scopedTokens, rateLimit: device.rateLimit }),
+      ...defined({ tokens: device.tokens, latency: device.latency, scopedTokens: device.scopedTokens, rateLimit: device.rateLimit, health: device.health ?? byFraction.get(device.name), drift: device.drift }),
       generate,
       fixtures,
       seed: generate === undefined ? device.seed ?? base.seed : device.seed ?? deviceSeed(base.seed, device.name)
@@ -90,7 +104,7 @@ export function controlPortOf ({ controlPort, port = 0 }: FleetOptions, plans: r
   return chosen
 }
 
-function withoutHooks ({ data, logger, controlPort, manifest, onControlListening, ...rest }: Omit<FleetOptions, 'count' | 'devices'>): MockNvrOptions {
+function withoutHooks ({ data, logger, controlPort, manifest, onControlListening, offlineFraction, flappingFraction, ...rest }: Omit<FleetOptions, 'count' | 'devices'>): MockNvrOptions {
   return rest
 }
 

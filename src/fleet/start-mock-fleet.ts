@@ -19,6 +19,9 @@ import { baseUrl } from '../util/listen-address.js'
 import { describeListenError } from '../start/listen-error.js'
 import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from './fleet-options.js'
 import { writeManifest } from './manifest.js'
+import { loadDeviceSchedule, type DeviceSchedule } from '../start/device-schedule.js'
+import { DeviceLife, handleClock, type HandleClock } from '../start/device-life.js'
+import { ManualClock, RealClock } from '../util/clock.js'
 
 /** A running fleet: its control address, its devices, and verbs on all of them at once. */
 export interface MockFleet {
@@ -36,6 +39,8 @@ export interface MockFleet {
   app: FastifyInstance
   /** Stops every device and the control address; requests in flight finish first. */
   close: () => Promise<void>
+  /** The schedules' clock of every device: with `clock: 'manual'`, advance(ms) walks them all. */
+  clock: HandleClock
 }
 
 /** A port that could not be listened on, naming the device; nothing of the fleet is left listening. */
@@ -61,6 +66,10 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const stores = await loadStores(plans, input.data)
   const logger = input.logger ?? createLogger(shared)
   const devices = plans.map(plan => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore))
+  const schedules = await Promise.all(plans.map(async plan => await loadDeviceSchedule(plan.options)))
+  const clock = shared.clock === 'manual' ? new ManualClock() : new RealClock()
+  const lives = devices.map((device, index) => new DeviceLife({ device, schedule: schedules[index] as DeviceSchedule, clock, seed: (plans[index] as DevicePlan).options.seed, log: logger }))
+  const settled = async () => await Promise.all(lives.map(async life => await life.health.settled()))
   const roster = new Roster()
   const { app, listener: control, addListener } = await buildServingApp({
     device: devices[0] as DeviceContext,
@@ -69,7 +78,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     logger,
     ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
     ...(shared.adminToken === undefined ? {} : { adminToken: shared.adminToken }),
-    fleet: { roster }
+    fleet: { roster, ...(clock instanceof ManualClock ? { manualClock: { clock, settled } } : {}) }
   })
   const protocol = tls === undefined ? 'http' : 'https'
   const listeners = devices.map(device => addListener({ device, api: true, admin: false }))
@@ -79,10 +88,21 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     input.onControlListening?.(controlUrl)
     await listenAll(listeners, plans, shared.host)
     for (const each of listeners) roster.add({ device: each.device, url: baseUrl(shared.host, each.port, protocol), state: 'online' })
-    if (input.manifest !== undefined) await writeManifest(input.manifest, roster.entries.map(entry => ({ name: entry.device.name, url: entry.url, cameras: [...entry.device.store.current.dataset.cameraIds] })))
+    listeners.forEach((each, index) => (lives[index] as DeviceLife).begin(each))
+    await settled()
+    if (input.manifest !== undefined) {
+      await writeManifest(input.manifest, roster.entries.map((entry, index) => {
+        const listed = { name: entry.device.name, url: entry.url, cameras: [...entry.device.store.current.dataset.cameraIds] }
+        // A device with a schedule has its timeline in the manifest; one always online needs none.
+        if ((schedules[index] as DeviceSchedule).plan === undefined) return listed
+        const { state, next } = (lives[index] as DeviceLife).health.report()
+        return { ...listed, health: { state, next } }
+      }))
+    }
     logStart(app, plans, controlUrl, shared.adminToken !== undefined)
     await logsWritten(logger)
-    const handles = listeners.map((each, index) => deviceHandle(app, each, roster.entries[index] as RosterEntry, tls?.cert))
+    const fleetClock = handleClock(clock, settled)
+    const handles = listeners.map((each, index) => ({ ...deviceHandle(app, each, roster.entries[index] as RosterEntry, tls?.cert), ...(lives[index] as DeviceLife).verbs, clock: fleetClock }))
     const byName = new Map(handles.map((handle, index) => [(plans[index] as DevicePlan).name, handle]))
     return {
       controlUrl,
@@ -92,12 +112,15 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
       reset: () => { for (const device of devices) device.control.reset() },
       app,
       close: async () => {
+        await Promise.all(lives.map(async life => await life.stop()))
         await app.close()
         await logsWritten(logger)
-      }
+      },
+      clock: fleetClock
     }
   } catch (error) {
     // Never half started: whatever listens is closed.
+    await Promise.all(lives.map(async life => await life.stop()))
     await app.close()
     throw error
   }
@@ -131,7 +154,7 @@ async function listenAll (listeners: readonly DeviceListener[], plans: readonly 
   throw new FleetListenError(plan.name, plan.options.port, (results[failed] as PromiseRejectedResult).reason as NodeJS.ErrnoException)
 }
 
-function deviceHandle (app: FastifyInstance, listener: DeviceListener, { url }: RosterEntry, certificate: string | undefined): MockNvr {
+function deviceHandle (app: FastifyInstance, listener: DeviceListener, { url }: RosterEntry, certificate: string | undefined): Omit<MockNvr, 'clock' | 'setHealth' | 'health' | 'events'> {
   return {
     url,
     port: listener.port,

@@ -17,10 +17,13 @@ import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
 import { DeviceProxy, type ProxyOptions } from '../device-proxy/device-proxy.js'
 import { DeviceLinkError } from '../device-client/device-target.js'
+import { ManualClock, RealClock, type Clock } from '../util/clock.js'
+import { loadDeviceSchedule } from './device-schedule.js'
+import { DeviceLife, handleClock, type HandleClock, type HealthVerbs } from './device-life.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
-export interface MockNvr extends ControlVerbs {
-  /** Base URL, e.g. http://127.0.0.1:41234; the API is under `${url}/nvr/v1`. */
+export interface MockNvr extends ControlVerbs, HealthVerbs {
+  /** Base URL, e.g. http://127.0.0.1:41234 (loopback too on 0.0.0.0 or ::); the API is under `${url}/nvr/v1`. */
   url: string
   port: number
   host: string
@@ -30,6 +33,8 @@ export interface MockNvr extends ControlVerbs {
   certificate?: string
   /** Stops listening; requests in flight finish first. */
   close: () => Promise<void>
+  /** The schedules' clock: with `clock: 'manual'`, advance(ms) walks them. */
+  clock: HandleClock
 }
 
 /** What startMockNvr takes: the options, and a device to forward /nvr/v1 to instead of serving data. */
@@ -52,9 +57,12 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
   const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the device at ${proxy.target}`, note: undefined }
   const logger = options.logger ?? createLogger(options)
+  const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
   const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedDevice: proxy.target }), ...(now === undefined ? {} : { now }) })
   const { tokens, control } = device
+  const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
+  const life = new DeviceLife({ device, schedule, clock, seed: options.seed, log: logger })
   const { app, listener } = await buildServingApp({
     device,
     maxHeaderSize: options.maxHeaderSize,
@@ -62,7 +70,8 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
     logger,
     ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
-    ...(proxy === undefined ? {} : { proxy })
+    ...(proxy === undefined ? {} : { proxy }),
+    ...(clock instanceof ManualClock ? { manualClock: { clock, settled: () => life.health.settled() } } : {})
   })
   if (proxy !== undefined) logProxy(app, proxy, proxyOptions as ProxyOptions)
 
@@ -74,6 +83,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   await app.ready()
   const port = await listenOrClose(app, listener, options)
   const url = baseUrl(options.host, port, tls === undefined ? 'http' : 'https')
+  life.begin(listener)
 
   app.log.info({
     source,
@@ -85,6 +95,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
 
   if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
   logControlOptions(app, options)
+  logSchedule(app, life, schedule.driftEvery, clock)
   // Written before the URL is given out, so the start-up lines come before anything a client causes.
   await logsWritten(logger)
 
@@ -95,10 +106,13 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
     app,
     certificate: tls?.cert,
     close: async () => {
+      await life.stop()
       await app.close()
       await logsWritten(logger)
     },
-    ...verbsOf(control)
+    ...verbsOf(control),
+    ...life.verbs,
+    clock: handleClock(clock, () => life.health.settled())
   }
 }
 
@@ -139,6 +153,13 @@ async function listenOrClose (app: FastifyInstance, listener: DeviceListener, { 
     await app.close()
     throw describeListenError(error, host, port)
   }
+}
+
+function logSchedule (app: FastifyInstance, life: DeviceLife, driftEvery: number | undefined, clock: Clock): void {
+  const { next } = life.health.report()
+  if (next.length > 0) app.log.info({ next: next.slice(0, 3) }, 'health follows a schedule')
+  if (driftEvery !== undefined) app.log.info({ everyMs: driftEvery }, 'the data drifts: a seeded edit each period')
+  if (clock instanceof ManualClock) app.log.info('the schedules\' clock is manual: it moves only when told (POST /__admin/clock)')
 }
 
 function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer, scopedTokens, rateLimit }: ResolvedOptions): void {

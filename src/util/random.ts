@@ -20,3 +20,14 @@ export function randomInteger (random: Random, min: number, max: number): number
 export function pick<T> (random: Random, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)] as T
 }
+
+/** A seed of its own for one name (a device's, say), derived from a run's seed: the same pair, the same seed. */
+export function seedFor (seed: number, name: string): number {
+  // FNV-1a over the name, started from the seed.
+  let hash = (0x811c9dc5 ^ seed) >>> 0
+  for (let index = 0; index < name.length; index++) {
+    hash ^= name.charCodeAt(index)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash
+}

@@ -15,8 +15,8 @@ export interface BearerArea {
 }
 
 /** The device API under /nvr/v1, rate-limited by `limiter` when it is on. */
-export function deviceArea (tokens: TokenPolicy, limiter?: RateLimiter): BearerArea {
-  return { prefix: API_PREFIX, tokens, refuse: apiErrors.unauthorized, ...(limiter === undefined ? {} : { limiter }) }
+export function deviceArea (tokens: TokenPolicy, limiter: RateLimiter): BearerArea {
+  return { prefix: API_PREFIX, tokens, refuse: apiErrors.unauthorized, limiter }
 }
 
 /** The admin API under /__admin, another protection space with its own token. */

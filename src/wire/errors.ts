@@ -66,6 +66,8 @@ export const apiErrors = {
     new ApiError(404, ERROR_CODES.deviceNotFound, `No device of the fleet is named ${quote(name)}.`),
   tooManyStreams: (max: number) =>
     new ApiError(503, ERROR_CODES.tooManyStreams, `${max} streams of the journal are open already; close one first.`, { 'retry-after': '5' }),
+  deviceStarting: (retryAfterSeconds: number) =>
+    new ApiError(503, ERROR_CODES.deviceStarting, `The device is starting; retry after ${retryAfterSeconds} s.`, { 'retry-after': String(retryAfterSeconds) }),
   dataFromDevice: (target: string) =>
     new ApiError(409, ERROR_CODES.dataFromDevice, `Data cannot be replaced while proxying ${target}: the device's own data answers ${API_PREFIX}, behind its own token check.`),
   deviceNoAnswer: (timedOut: boolean, reason: string) =>

@@ -11,7 +11,7 @@ const LAYERS = [
   ['start', 'fleet', 'device-link'],
   ['app'],
   ['device-api', 'admin-api', 'openapi', 'device-proxy', 'msw'],
-  ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'device-client'],
+  ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'device-client', 'health'],
   ['wire', 'contract'],
   ['util']
 ]

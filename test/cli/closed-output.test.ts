@@ -3,10 +3,12 @@ import { EventEmitter, once } from 'node:events'
 import t from 'tap'
 import { endQuietlyWhenClosed } from '../../src/cli/closed-output.js'
 import { CLI, SOURCE_FLAGS } from '../helpers/cli-process.js'
+import { untracked } from '../helpers/untracked.js'
 
 /** Runs the CLI with the reading end of its stdout (or stderr) closed before it writes: `mock-nvr … | true`. */
 async function withClosedOutput (args: string[], closed: 'stdout' | 'stderr' = 'stdout'): Promise<{ code: number | null, other: string }> {
-  const child = spawn(process.execPath, [...SOURCE_FLAGS, CLI, ...args], { env: { ...process.env, FORCE_COLOR: '0' } })
+  // Outside the runner's process tracking (a second of CPU each): what runs here is covered by the other CLI tests.
+  const child = spawn(...untracked(process.execPath, [...SOURCE_FLAGS, CLI, ...args]), { env: { ...process.env, FORCE_COLOR: '0' } })
   // Node takes far longer to load the CLI than this takes, so the pipe is closed before its first write.
   child[closed].destroy()
   let other = ''

@@ -52,7 +52,13 @@ const BAD_VALUES: Record<string, Array<[value: string, problem: string]>> = {
   // A fleet file that is not there, or wrong, is found when it is read (exit 1, naming the file and JSON path).
   fleet: [],
   manifest: [['devices.json', 'applies to a fleet only: give --devices too']],
-  'control-port': [['70000', WHOLE('0 to 65535', '70000')], ['8079', 'applies to a fleet only: give --devices too']]
+  'control-port': [['70000', WHOLE('0 to 65535', '70000')], ['8079', 'applies to a fleet only: give --devices too']],
+  clock: [['fast', 'must be "real" or "manual", not \'fast\'']],
+  drift: [['0', WHOLE('1 to 2147483647', '0')], ['soon', WHOLE('1 to 2147483647', 'soon')], ['99999999999', WHOLE('1 to 2147483647', '99999999999')]],
+  // A schedule file that is not there, or wrong, is found when it is read (exit 1, naming the file and JSON path).
+  schedule: [],
+  'offline-fraction': [['-0.1', "must be a number from 0 to 1, not '-0.1'"], ['half', "must be a number from 0 to 1, like 0.25, not 'half'"], ['0.5', 'applies to a fleet only: give --devices too']],
+  'flapping-fraction': [['1.5', "must be a number from 0 to 1, not '1.5'"], ['0.5', 'applies to a fleet only: give --devices too']]
 }
 
 // Words of the code, not of the user: the option keys that differ from their flag, and TypeBox's phrases.

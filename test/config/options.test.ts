@@ -6,7 +6,7 @@ import { describeNonOrigin } from '../../src/wire/origin.js'
 const option = (flag: string) => CLI_OPTIONS.find(option => option.flag === flag) as (typeof CLI_OPTIONS)[number]
 
 t.test('library defaults suit a test double: a free port, no logs', async t => {
-  t.strictSame(resolveOptions({}), { ...LIBRARY_DEFAULTS, data: undefined, logger: undefined })
+  t.strictSame(resolveOptions({}), { ...LIBRARY_DEFAULTS, data: undefined, logger: undefined, health: undefined })
   t.equal(resolveOptions({ port: 9000, tokens: undefined }).port, 9000)
 })
 
@@ -26,6 +26,8 @@ t.test('a bad option is refused in the words of the library: its key, what it ta
   refused({ corsOrigins: ['http://localhost:5173/'] }, 'option corsOrigins[0] must be an origin, scheme://host[:port] with nothing after it (like http://localhost:5173), not "http://localhost:5173/"; did you mean \'http://localhost:5173\'?')
   refused({ corsOrigins: ['http://a.test', '*'] }, "option corsOrigins[1] takes '*' (any origin) alone, not with other origins")
   refused({ colour: 'red' }, 'option colour is not known')
+  refused({ clock: 'fake' }, 'option clock must be "real" or "manual", not "fake"')
+  refused({ drift: 0 }, 'option drift must be a whole number from 1 to 2147483647, not 0')
 })
 
 t.test('an origin is scheme://host[:port] with nothing after it, as a browser sends it', async t => {

@@ -1,0 +1,131 @@
+import { Type, type TObject } from '@sinclair/typebox'
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
+import { formatValueProblem, listValueProblems, type ValueProblem } from '../util/value-errors.js'
+import { Duration, HEALTH_STATE_NAMES, HEALTH_STATES, PositiveDuration, stateSchema, type HealthSpec, type HealthStateName, type HealthStateRow } from './health-states.js'
+
+/** One step of a schedule: a state, from `at` ms after the start. */
+export type HealthStep = HealthSpec & { at: number }
+
+/** Online for `up` ms, offline for `down` ms, again and again; `phase` ms into the cycle at the start. */
+export interface FlappingPattern {
+  pattern: 'flapping'
+  up: number
+  down: number
+  phase?: number
+}
+
+/** A reboot (`down` ms refused, `starting` ms of 503) every `every` ms, the first at every − phase. */
+export interface RebootPattern {
+  pattern: 'reboot'
+  every: number
+  down: number
+  starting: number
+  phase?: number
+}
+
+export type HealthPattern = FlappingPattern | RebootPattern
+/** How a device's health goes over time: steps, or a pattern. */
+export type HealthPlan = HealthStep[] | HealthPattern
+
+/** A device's health as startMockNvr's `health` takes it: a state from the start, or a plan. */
+export type HealthOption = HealthSpec | HealthPlan
+
+/** A device's schedule: its health over time, and how often its data is edited. */
+export interface Schedule {
+  health?: HealthPlan
+  /** Edit the data every `every` ms. */
+  drift?: { every: number }
+}
+
+/** A health state, step or schedule that cannot be used; `problems` names each JSON path and what is wrong. */
+export class HealthSpecError extends Error {
+  readonly problems: ValueProblem[]
+
+  constructor (problems: ValueProblem[]) {
+    super(`Invalid health: ${problems.map(formatValueProblem).join('; ')}`)
+    this.name = 'HealthSpecError'
+    this.problems = problems
+  }
+}
+
+const STATE_LIST = HEALTH_STATE_NAMES.map(name => `"${name}"`).join(', ')
+const specChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, TypeCompiler.Compile(stateSchema(name))]))
+const stepChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, TypeCompiler.Compile(stateSchema(name, { at: Duration }))]))
+
+const phase = Type.Optional(Duration)
+const PATTERN_CHECKS: Record<string, TypeCheck<TObject>> = {
+  flapping: TypeCompiler.Compile(Type.Object({ pattern: Type.Literal('flapping'), up: PositiveDuration, down: PositiveDuration, phase }, { additionalProperties: false })),
+  reboot: TypeCompiler.Compile(Type.Object({ pattern: Type.Literal('reboot'), every: PositiveDuration, down: Duration, starting: Duration, phase }, { additionalProperties: false }))
+}
+const driftCheck = TypeCompiler.Compile(Type.Object({ every: PositiveDuration }, { additionalProperties: false }))
+const scheduleFields = new Set(['health', 'drift'])
+
+/** Checks a health state as setHealth and PUT …/health take it; throws HealthSpecError. */
+export function parseHealthSpec (value: unknown): HealthSpec {
+  return throwIfAny(problemsOfState(value, '', specChecks)) ?? value as HealthSpec
+}
+
+/** Checks a schedule ({ health, drift }); throws HealthSpecError naming each problem with its JSON path under `path`. */
+export function parseSchedule (value: unknown, path = ''): Schedule {
+  return throwIfAny(problemsOfSchedule(value, path)) ?? value as Schedule
+}
+
+/** Every problem of a schedule, each with its JSON path under `path`. */
+export function problemsOfSchedule (value: unknown, path = ''): ValueProblem[] {
+  if (!isObject(value)) return [{ path, message: 'must be an object' }]
+  const problems: ValueProblem[] = Object.keys(value).filter(key => !scheduleFields.has(key)).map(key => ({ path: `${path}/${key}`, message: 'is not a known field' }))
+  if (value.health !== undefined) problems.push(...problemsOfPlan(value.health, `${path}/health`))
+  if (value.drift !== undefined) problems.push(...prefixed(driftCheck, value.drift, `${path}/drift`))
+  return problems
+}
+
+function problemsOfPlan (value: unknown, path: string): ValueProblem[] {
+  if (Array.isArray(value)) return problemsOfSteps(value, path)
+  if (!isObject(value)) return [{ path, message: 'must be a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })' }]
+  const check = typeof value.pattern === 'string' ? PATTERN_CHECKS[value.pattern] : undefined
+  if (check === undefined) return [{ path: `${path}/pattern`, message: value.pattern === undefined ? 'is missing' : 'must be "flapping" or "reboot"' }]
+  const problems = prefixed(check, value, path)
+  if (problems.length > 0) return problems
+  const pattern = value as unknown as HealthPattern
+  const cycle = pattern.pattern === 'flapping' ? pattern.up + pattern.down : pattern.every
+  if ((pattern.phase ?? 0) >= cycle) return [{ path: `${path}/phase`, message: `must be less than the cycle (${cycle} ms), not ${pattern.phase as number}` }]
+  if (pattern.pattern === 'reboot' && pattern.down + pattern.starting >= pattern.every) {
+    return [{ path: `${path}/every`, message: `must be longer than down + starting (${pattern.down + pattern.starting} ms), not ${pattern.every}` }]
+  }
+  return []
+}
+
+function problemsOfSteps (steps: unknown[], path: string): ValueProblem[] {
+  const problems = steps.flatMap((step, index) => problemsOfState(step, `${path}/${index}`, stepChecks))
+  if (problems.length > 0) return problems
+  for (let index = 1; index < steps.length; index++) {
+    const at = (steps[index] as HealthStep).at
+    const before = (steps[index - 1] as HealthStep).at
+    if (at <= before) problems.push({ path: `${path}/${index}/at`, message: `must come after the previous step's at (${before}), not ${at}` })
+  }
+  return problems
+}
+
+function problemsOfState (value: unknown, path: string, checks: Map<HealthStateName, TypeCheck<TObject>>): ValueProblem[] {
+  if (!isObject(value)) return [{ path, message: 'must be an object' }]
+  const check = typeof value.state === 'string' ? checks.get(value.state as HealthStateName) : undefined
+  if (check === undefined) return [{ path: `${path}/state`, message: value.state === undefined ? 'is missing' : `must be one of ${STATE_LIST}` }]
+  const problems = prefixed(check, value, path)
+  if (problems.length > 0) return problems
+  const row: HealthStateRow = HEALTH_STATES[value.state as HealthStateName]
+  const wrong = row.check?.(value as unknown as HealthSpec)
+  return wrong === undefined ? [] : [{ path: `${path}/${wrong[0]}`, message: wrong[1] }]
+}
+
+function prefixed (check: TypeCheck<TObject>, value: unknown, path: string): ValueProblem[] {
+  return listValueProblems(check, value).map(problem => ({ path: `${path}${problem.path}`, message: problem.message }))
+}
+
+function throwIfAny (problems: ValueProblem[]): undefined {
+  if (problems.length > 0) throw new HealthSpecError(problems)
+  return undefined
+}
+
+function isObject (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

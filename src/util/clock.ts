@@ -1,0 +1,95 @@
+import { clearTimeout, setTimeout } from 'node:timers'
+import { MAX_TIMER_MS } from './delay.js'
+
+/** A timer a clock has set; pass it back to cancel it. */
+export interface ClockTimer {
+  readonly due: number
+}
+
+/**
+ * Where schedules read the time and set their timers: the real clock, or a manual one a test moves by hand,
+ * so a schedule is a function of its seed and the time elapsed, never of how fast a machine is.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch, as Date.now() gives them. */
+  now: () => number
+  /** Runs the callback once, `ms` from now. */
+  setTimer: (callback: () => void, ms: number) => ClockTimer
+  clearTimer: (timer: ClockTimer) => void
+}
+
+interface RealTimer extends ClockTimer {
+  handle: NodeJS.Timeout
+}
+
+/** The machine's clock. Its timers hold the process open, as a device coming back later must. */
+export class RealClock implements Clock {
+  now (): number {
+    return Date.now()
+  }
+
+  setTimer (callback: () => void, ms: number): ClockTimer {
+    const due = Date.now() + ms
+    const timer: RealTimer = { due, handle: setTimeout(callback, Math.min(ms, MAX_TIMER_MS)) }
+    return timer
+  }
+
+  clearTimer (timer: ClockTimer): void {
+    clearTimeout((timer as RealTimer).handle)
+  }
+}
+
+interface ManualTimer extends ClockTimer {
+  readonly order: number
+  readonly callback: () => void
+}
+
+/** A clock that moves only when told: advance(ms) runs every timer due by then, in the order they are due. */
+export class ManualClock implements Clock {
+  #now: number
+  #timers: ManualTimer[] = []
+  #order = 0
+
+  constructor (start = Date.now()) {
+    this.#now = start
+  }
+
+  now (): number {
+    return this.#now
+  }
+
+  /** Timers set and not yet run or cleared. */
+  get pending (): number {
+    return this.#timers.length
+  }
+
+  setTimer (callback: () => void, ms: number): ClockTimer {
+    const timer: ManualTimer = { due: this.#now + Math.max(0, ms), order: this.#order++, callback }
+    this.#timers.push(timer)
+    return timer
+  }
+
+  clearTimer (timer: ClockTimer): void {
+    this.#timers = this.#timers.filter(each => each !== timer)
+  }
+
+  /** Moves the time on by `ms`, running each timer due on the way at its own time; a timer set meanwhile runs too if due. */
+  advance (ms: number): void {
+    const until = this.#now + ms
+    for (let next = this.#nextDue(until); next !== undefined; next = this.#nextDue(until)) {
+      this.#timers = this.#timers.filter(each => each !== next)
+      this.#now = next.due
+      next.callback()
+    }
+    this.#now = until
+  }
+
+  #nextDue (until: number): ManualTimer | undefined {
+    let first: ManualTimer | undefined
+    for (const timer of this.#timers) {
+      if (timer.due > until) continue
+      if (first === undefined || timer.due < first.due || (timer.due === first.due && timer.order < first.order)) first = timer
+    }
+    return first
+  }
+}

@@ -1,0 +1,38 @@
+import { join } from 'node:path'
+import t from 'tap'
+import { parseCli, UsageError } from '../../src/cli/args.js'
+import { printed, runCli, runCommand } from '../helpers/cli-process.js'
+
+t.test('--schedule, --drift and --clock are read, with their twins, and checked', async t => {
+  t.match(parseCli(['--schedule', 'schedule.json', '--drift', '60000', '--clock', 'manual'], {}), { options: { schedule: 'schedule.json', drift: 60000, clock: 'manual' } })
+  t.match(parseCli([], { MOCK_NVR_CLOCK: 'manual', MOCK_NVR_DRIFT: '500' }), { options: { clock: 'manual', drift: 500 } })
+  t.throws(() => parseCli(['--clock', 'fast'], {}), new UsageError('--clock must be "real" or "manual", not \'fast\''))
+  t.throws(() => parseCli(['--drift', '0'], {}), new UsageError('--drift must be a whole number from 1 to 2147483647, not \'0\''))
+})
+
+t.test('a bad schedule file stops the start, naming the file, the JSON path and the problem', async t => {
+  const dir = t.testdir({ 'schedule.json': JSON.stringify({ health: [{ at: 1000, state: 'offline' }, { at: 500, state: 'online' }] }) })
+  const { code, stderr } = await runCommand(['--port', '0', '--schedule', join(dir, 'schedule.json')])
+  t.equal(code, 1)
+  t.equal(stderr, `mock-nvr: Invalid schedule:\n  ${join(dir, 'schedule.json')}: /health/1/at: must come after the previous step's at (1000), not 500\n`)
+})
+
+t.test('through the CLI: a schedule walked with --clock manual and POST /__admin/clock', async t => {
+  const dir = t.testdir({ 'schedule.json': JSON.stringify({ health: [{ at: 5000, state: 'rebooting', down: 1000, starting: 2000 }] }) })
+  const cli = runCli(['--port', '0', '--clock', 'manual', '--schedule', join(dir, 'schedule.json'), '--admin-token', 'cli-admin'])
+  t.teardown(() => { cli.child.kill() })
+  const url = await cli.ready
+  await printed(cli, 'the schedules\' clock is manual')
+  const admin = { authorization: 'Bearer cli-admin', 'content-type': 'application/json' }
+  const advance = (ms: number) => fetch(`${url}/__admin/clock`, { method: 'POST', headers: admin, body: JSON.stringify({ advance: ms }) })
+  t.equal((await advance(6000)).status, 200)
+  const starting = await fetch(`${url}/healthz`)
+  t.equal(starting.status, 503)
+  t.equal(starting.headers.get('retry-after'), '2')
+  const health = await (await fetch(`${url}/__admin/health`, { headers: admin })).json() as { content: { state: string, phase: string } }
+  t.match(health.content, { state: 'rebooting', phase: 'starting' })
+  await advance(2000)
+  t.equal((await fetch(`${url}/healthz`)).status, 200)
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exit, 0)
+})

@@ -1,0 +1,53 @@
+import t from 'tap'
+import { HealthSpecError, parseHealthSpec, parseSchedule, problemsOfSchedule } from '../../src/health/health-spec.js'
+
+function problems (fn: () => unknown): string[] {
+  try {
+    fn()
+  } catch (error) {
+    if (error instanceof HealthSpecError) return error.problems.map(({ path, message }) => `${path}: ${message}`)
+    throw error
+  }
+  return []
+}
+
+t.test('each state takes its own fields', async t => {
+  t.strictSame(parseHealthSpec({ state: 'online' }), { state: 'online' })
+  t.strictSame(parseHealthSpec({ state: 'offline', for: 2000 }), { state: 'offline', for: 2000 })
+  t.strictSame(parseHealthSpec({ state: 'rebooting', down: 2000, starting: 3000 }), { state: 'rebooting', down: 2000, starting: 3000 })
+  t.strictSame(parseHealthSpec({ state: 'slow', latency: 300, growth: { perMinute: 100, max: 2000 } }), { state: 'slow', latency: 300, growth: { perMinute: 100, max: 2000 } })
+})
+
+t.test('impossible states are refused, naming the field', async t => {
+  t.strictSame(problems(() => parseHealthSpec(null)), [': must be an object'])
+  t.strictSame(problems(() => parseHealthSpec({})), ['/state: is missing'])
+  t.strictSame(problems(() => parseHealthSpec({ state: 'asleep' })), ['/state: must be one of "online", "offline", "unreachable", "rebooting", "slow"'])
+  t.strictSame(problems(() => parseHealthSpec({ state: 'offline', for: -1 })), ['/for: must be at least 1'])
+  t.strictSame(problems(() => parseHealthSpec({ state: 'rebooting', down: 10 })), ['/starting: is missing'])
+  t.strictSame(problems(() => parseHealthSpec({ state: 'rebooting', down: 10, starting: 10, for: 5 })), ['/for: is not a known field'])
+  t.strictSame(problems(() => parseHealthSpec({ state: 'slow', latency: 500, growth: { perMinute: 10, max: 100 } })), ['/growth/max: must be at least the latency (500), not 100'])
+  t.match(new HealthSpecError([{ path: '/for', message: 'must be at least 1' }]).message, 'Invalid health: /for: must be at least 1')
+})
+
+t.test('a schedule takes steps or a pattern, and drift', async t => {
+  const steps = { health: [{ at: 0, state: 'online' }, { at: 1000, state: 'offline', for: 500 }], drift: { every: 60000 } }
+  t.strictSame(parseSchedule(steps), steps)
+  t.strictSame(parseSchedule({ health: { pattern: 'flapping', up: 1000, down: 1000, phase: 500 } }), { health: { pattern: 'flapping', up: 1000, down: 1000, phase: 500 } })
+  t.strictSame(parseSchedule({ health: { pattern: 'reboot', every: 60000, down: 2000, starting: 3000 } }), { health: { pattern: 'reboot', every: 60000, down: 2000, starting: 3000 } })
+  t.strictSame(parseSchedule({}), {})
+})
+
+t.test('impossible schedules are refused, each problem under the path given', async t => {
+  t.strictSame(problemsOfSchedule('x', '/devices/0'), [{ path: '/devices/0', message: 'must be an object' }])
+  t.strictSame(problems(() => parseSchedule({ heath: [] })), ['/heath: is not a known field'])
+  t.strictSame(problems(() => parseSchedule({ health: 3 })), ['/health: must be a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })'])
+  t.strictSame(problems(() => parseSchedule({ health: {} })), ['/health/pattern: is missing'])
+  t.strictSame(problems(() => parseSchedule({ health: { pattern: 'wobble' } })), ['/health/pattern: must be "flapping" or "reboot"'])
+  t.strictSame(problems(() => parseSchedule({ health: { pattern: 'flapping', up: 0, down: 10 } })), ['/health/up: must be at least 1'])
+  t.strictSame(problems(() => parseSchedule({ health: { pattern: 'flapping', up: 10, down: 10, phase: 20 } })), ['/health/phase: must be less than the cycle (20 ms), not 20'])
+  t.strictSame(problems(() => parseSchedule({ health: { pattern: 'reboot', every: 1000, down: 600, starting: 400 } })), ['/health/every: must be longer than down + starting (1000 ms), not 1000'])
+  t.strictSame(problems(() => parseSchedule({ health: [{ at: 0, state: 'offline' }, { at: 0, state: 'online' }, { state: 'slow' }] })), ['/health/2/at: is missing', '/health/2/latency: is missing'])
+  t.strictSame(problems(() => parseSchedule({ health: [{ at: 10, state: 'offline' }, { at: 5, state: 'online' }] })), ['/health/1/at: must come after the previous step\'s at (10), not 5'])
+  t.strictSame(problems(() => parseSchedule({ health: [{ at: -1, state: 'offline' }] })), ['/health/0/at: must be at least 0'])
+  t.strictSame(problems(() => parseSchedule({ drift: { every: 0 } }, '/defaults')), ['/defaults/drift/every: must be at least 1'])
+})
