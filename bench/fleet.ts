@@ -36,12 +36,16 @@ function fleetCommand (devices: number, port: number, data: string[] = []): stri
   return ['node', CLI, '--devices', String(devices), '--port', String(port), '--token', BENCH_TOKEN, '--log-level', 'warn', '--journal-size', '0', ...data]
 }
 
-async function load (urls: string[], connections: number, duration: number): Promise<number> {
+/** Requests per second, and the server's own CPU time per request (µs): what a device costs, whatever the client can send. */
+async function load (server: ServerProcess, urls: string[], connections: number, duration: number): Promise<{ rps: number, cpuMicros: number | undefined }> {
   const options = { url: urls as unknown as string, connections, duration, headers: AUTH_HEADERS, requests: [{ method: 'GET' as const, path: PATH }] }
   await autocannon({ ...options, duration: 1 })
+  const cpuBefore = server.cpuSeconds()
   const result = await autocannon(options)
+  const cpuAfter = server.cpuSeconds()
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} answers were not 2xx and ${result.errors} failed`)
-  return Math.round(result['2xx'] / result.duration)
+  const cpuMicros = cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round((cpuAfter - cpuBefore) * 1e6 / result['2xx'])
+  return { rps: Math.round(result['2xx'] / result.duration), cpuMicros }
 }
 
 async function main (): Promise<void> {
@@ -56,17 +60,19 @@ async function main (): Promise<void> {
   await fleet.stop()
 
   const many = await ServerProcess.start({ command: fleetCommand(loaded, BASE_PORT, LOAD_DATA), port: BASE_PORT + loaded - 1, probePath: '/healthz', headers: {}, pin })
-  const manyRps = await load(Array.from({ length: loaded }, (_, index) => `http://127.0.0.1:${BASE_PORT + index}`), loaded, duration)
+  const manyLoad = await load(many, Array.from({ length: loaded }, (_, index) => `http://127.0.0.1:${BASE_PORT + index}`), loaded, duration)
   await many.stop()
   const one = await ServerProcess.start({ command: fleetCommand(1, BASE_PORT, LOAD_DATA), port: BASE_PORT, probePath: '/healthz', headers: {}, pin })
-  const oneRps = await load([`http://127.0.0.1:${BASE_PORT}`], loaded, duration)
+  const oneLoad = await load(one, [`http://127.0.0.1:${BASE_PORT}`], loaded, duration)
   await one.stop()
+  const [manyRps, oneRps] = [manyLoad.rps, oneLoad.rps]
+  const cpuRatio = manyLoad.cpuMicros === undefined || oneLoad.cpuMicros === undefined ? undefined : Math.round(oneLoad.cpuMicros / manyLoad.cpuMicros * 100) / 100
 
   const report = {
     command: `npm run bench:fleet -- ${process.argv.slice(2).join(' ')}`.replace(/ -- $/, ''),
     machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, node: process.version, loadAverage: loadavg().map(each => Math.round(each * 100) / 100), pinned: pin },
     start: { devices, msToLastDevice: Math.round(fleet.startMs), rssMb: memory?.rssMb, peakRssMb: memory?.peakRssMb },
-    load: { route: PATH, connections: loaded, seconds: duration, devicesRps: manyRps, oneDeviceRps: oneRps, ratio: Math.round(manyRps / oneRps * 100) / 100 }
+    load: { route: PATH, connections: loaded, seconds: duration, devicesRps: manyRps, oneDeviceRps: oneRps, ratio: Math.round(manyRps / oneRps * 100) / 100, devicesCpuMicrosPerRequest: manyLoad.cpuMicros, oneDeviceCpuMicrosPerRequest: oneLoad.cpuMicros, cpuRatio }
   }
   if (values.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
@@ -77,7 +83,8 @@ async function main (): Promise<void> {
     `${devices} devices: the last one serves ${report.start.msToLastDevice} ms after the spawn, ${String(report.start.rssMb)} MB resident (peak ${String(report.start.peakRssMb)} MB)`,
     `${loaded} devices, ${loaded} connections (one each), ${duration} s on ${PATH}: ${manyRps} requests/s`,
     `1 device, ${loaded} connections, ${duration} s on the same route: ${oneRps} requests/s`,
-    `ratio: ${report.load.ratio} (${loaded} devices / one device)`
+    `ratio: ${report.load.ratio} (${loaded} devices / one device)`,
+    `server CPU per request: ${String(manyLoad.cpuMicros)} µs with ${loaded} devices, ${String(oneLoad.cpuMicros)} µs with one; ratio ${String(cpuRatio)} (one device's cost / a fleet device's: 1 means no per-device cost)`
   ].join('\n') + '\n')
 }
 
