@@ -95,9 +95,10 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
   }, { prefix: ADMIN_PREFIX })
 }
 
-function listed ({ device, url, state }: RosterEntry): ListedDevice {
-  const health = device.control.health
-  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state: health === undefined ? state : stateOf(health.report()), requests: device.control.journal.total }
+function listed ({ device, url }: RosterEntry): ListedDevice {
+  // Every device of a fleet has its health (start-mock-fleet.ts gives each a DeviceLife).
+  const health = device.control.health as NonNullable<typeof device.control.health>
+  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state: stateOf(health.report()), requests: device.control.journal.total }
 }
 
 // Checked once on the first device: a spec refused there is refused everywhere, and nothing changed.

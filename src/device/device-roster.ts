@@ -5,8 +5,6 @@ export interface RosterEntry {
   readonly device: DeviceContext
   /** Its base URL, e.g. http://127.0.0.1:8081. */
   readonly url: string
-  /** online, or what its health makes it. */
-  readonly state: string
 }
 
 /** The devices of a fleet, in order, and each by name: what the fleet's admin API acts on. */

@@ -87,7 +87,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host).catch((error: unknown) => { throw describeListenError(error, shared.host, controlPort) }), protocol)
     input.onControlListening?.(controlUrl)
     await listenAll(listeners, plans, shared.host)
-    for (const each of listeners) roster.add({ device: each.device, url: baseUrl(shared.host, each.port, protocol), state: 'online' })
+    for (const each of listeners) roster.add({ device: each.device, url: baseUrl(shared.host, each.port, protocol) })
     listeners.forEach((each, index) => (lives[index] as DeviceLife).begin(each))
     await settled()
     if (input.manifest !== undefined) {

@@ -110,3 +110,16 @@ t.test('the fractions are fleet flags, numbers from 0 to 1, together at most 1',
   t.throws(() => parseCli(['--devices', '10', '--offline-fraction', '0.6', '--flapping-fraction', '0.5'], {}), new UsageError('--offline-fraction and --flapping-fraction add up to more than 1: a device is offline or flapping, not both'))
   t.throws(() => parseCli(['--offline-fraction', '0.5'], {}), new UsageError('--offline-fraction applies to a fleet only: give --devices too'))
 })
+
+t.test('the admin list shows a device whose port was taken while it was offline as "offline (port taken)"', async t => {
+  const { createServer } = await import('node:net')
+  const fleet = await fleetOf(t, { count: 1 })
+  const device = fleet.devices[0] as MockFleet['devices'][number]
+  await device.setHealth({ state: 'offline' })
+  const squatter = createServer()
+  await new Promise<void>(resolve => squatter.listen(Number(new URL(device.url).port), '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>(resolve => squatter.close(() => resolve())))
+  await device.setHealth({ state: 'online' })
+  const listed = await (await admin(fleet, 'GET', '/devices')).json() as { content: { devices: Array<{ state: string }> } }
+  t.equal(listed.content.devices[0]?.state, 'offline (port taken)')
+})
