@@ -10,12 +10,15 @@ import { ADMIN_PREFIX } from '../contract/paths.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
 import type { DeviceRoster, RosterEntry } from '../device/device-roster.js'
 import type { JournalEntry } from '../control/journal.js'
+import { answerWithStream, fleetSource, JournalStream, type JournalStreamLimits } from './journal-stream.js'
 
 /** What a fleet's admin API needs: its devices. */
 export interface FleetAdmin {
   roster: DeviceRoster
   /** The devices' schedules' clock, when moved by hand at POST /__admin/clock. */
   manualClock?: HandClock
+  /** Limits of each journal stream, the fleet's and each device's; each one missing takes its default. */
+  streamLimits?: Partial<JournalStreamLimits>
 }
 
 /** A device as GET /__admin/devices lists it. */
@@ -35,7 +38,7 @@ export type FleetJournalEntry = { device: string } & JournalEntry
  * A fleet's admin API on its control address: the list of devices, verbs on every device at once under
  * /__admin, and each device's own admin API (the single mock-nvr's, unchanged) under /__admin/devices/{name}.
  */
-export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPolicy, { roster, manualClock }: FleetAdmin): Promise<void> {
+export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPolicy, { roster, manualClock, streamLimits }: FleetAdmin): Promise<void> {
   await app.register(async function fleetAdmin (fleet) {
     fleet.setValidatorCompiler(compileWithTypeBox(invalidBody))
     fleet.removeContentTypeParser('text/plain')
@@ -71,6 +74,16 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
       }
     })
 
+    // Every device's requests, health and data events, each naming its device; listened to only while open.
+    const fleetStream = new JournalStream(fleetSource(roster), streamLimits)
+    fleet.addHook('preClose', function endFleetStream (done) {
+      fleetStream.closeAll()
+      done()
+    })
+    route(fleet, '/requests/stream', {
+      GET: (_request, reply) => answerWithStream(reply, fleetStream)
+    })
+
     route(fleet, '/reset', {
       POST: (request, reply) => {
         each(({ device }) => device.control.reset())
@@ -81,16 +94,23 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
 
     if (manualClock !== undefined) registerClock(fleet, manualClock)
 
-    await fleet.register(adminApi, {
-      prefix: '/devices/:name',
-      tokens,
-      controlOf: request => {
-        const { name } = request.params as { name: string }
-        const entry = roster.find(name)
-        if (entry === undefined) throw apiErrors.deviceNotFound(name)
-        return entry.device.control
-      }
-    })
+    await fleet.register(async function deviceAdmin (device) {
+      // What is logged of a device's admin call names the device, as its requests' lines do.
+      device.addHook('onRequest', function nameTheDevice (request, _reply, done) {
+        request.log = request.log.child({ device: (request.params as { name: string }).name })
+        done()
+      })
+      await device.register(adminApi, {
+        tokens,
+        ...(streamLimits === undefined ? {} : { streamLimits }),
+        controlOf: request => {
+          const { name } = request.params as { name: string }
+          const entry = roster.find(name)
+          if (entry === undefined) throw apiErrors.deviceNotFound(name)
+          return entry.device.control
+        }
+      })
+    }, { prefix: '/devices/:name' })
     refuseUnknownPaths(fleet)
   }, { prefix: ADMIN_PREFIX })
 }

@@ -1,7 +1,10 @@
 import { Readable } from 'node:stream'
 import { clearInterval, setInterval } from 'node:timers'
+import type { FastifyReply } from 'fastify'
 import type { JournalEntry, RequestJournal } from '../control/journal.js'
 import type { DeviceEvents } from '../control/device-events.js'
+import type { DeviceRoster } from '../device/device-roster.js'
+import { apiErrors } from '../wire/errors.js'
 
 /** The content type of a server-sent events stream. */
 export const EVENT_STREAM_TYPE = 'text/event-stream; charset=utf-8'
@@ -19,22 +22,61 @@ export const DEFAULT_STREAM_LIMITS: JournalStreamLimits = { maxListeners: 8, que
 
 const HEARTBEAT = ': heartbeat\n\n'
 
+/** Sends one event: its name, its data, and its id when it has one. */
+export type SendEvent = (name: string, data: unknown, id?: number) => void
+
+/** What a stream carries: the data of its first event, and what happens from then on, heard until told to stop. */
+export interface StreamSource {
+  ready: () => unknown
+  /** Starts sending what happens; the function returned stops it. */
+  listen: (send: SendEvent) => () => void
+}
+
 /**
- * The journal as server-sent events, for every open stream. While none is open the journal's hook is unset,
+ * One device's journal, each request numbered since the last clear (the event's id), and its changes of health
+ * and data (`events`), sent as `health` and `data` events between the requests.
+ */
+export function deviceSource (journal: RequestJournal, events?: DeviceEvents): StreamSource {
+  return {
+    ready: () => ({ total: journal.total, capacity: journal.capacity }),
+    listen: send => {
+      const unlisten = journal.listeners.add((entry, seq) => { send('request', { seq, ...entry }, seq) })
+      const unlistenEvents = events?.listeners.add(change => { send(change.kind, change) })
+      return () => {
+        unlisten()
+        unlistenEvents?.()
+      }
+    }
+  }
+}
+
+/** Every device of a fleet, as deviceSource, each event with its device's name first and no id (each device counts its own). */
+export function fleetSource (roster: DeviceRoster): StreamSource {
+  return {
+    ready: () => ({ devices: roster.entries.length, total: roster.entries.reduce((sum, { device }) => sum + device.control.journal.total, 0) }),
+    listen: send => {
+      const stops = roster.entries.map(({ device: { name, control } }) => deviceSource(control.journal, control.events).listen((event, data) => {
+        send(event, { device: name, ...(data as object) })
+      }))
+      return () => { for (const stop of stops) stop() }
+    }
+  }
+}
+
+/**
+ * A source as server-sent events, for every open stream. While none is open the source is not listened to,
  * so requests pay nothing and nothing is buffered. Each stream reads at its own pace: what its socket and
  * stream buffers cannot take waits in a bounded queue, and what overflows that is dropped and reported.
  */
 export class JournalStream {
   readonly limits: JournalStreamLimits
-  readonly #journal: RequestJournal
-  readonly #events: DeviceEvents | undefined
+  readonly #source: StreamSource
   readonly #listeners = new Set<JournalListener>()
+  #stopListening: (() => void) | undefined
   #heartbeat: NodeJS.Timeout | undefined
 
-  /** `events`: the device's changes of health and data, sent as `health` and `data` events between the requests. */
-  constructor (journal: RequestJournal, limits: Partial<JournalStreamLimits> = {}, events?: DeviceEvents) {
-    this.#journal = journal
-    this.#events = events
+  constructor (source: StreamSource, limits: Partial<JournalStreamLimits> = {}) {
+    this.#source = source
     this.limits = { ...DEFAULT_STREAM_LIMITS, ...limits }
   }
 
@@ -47,11 +89,10 @@ export class JournalStream {
   open (): JournalListener | undefined {
     if (this.#listeners.size >= this.limits.maxListeners) return undefined
     const listener = new JournalListener(this.limits.queueLimit, () => this.#remove(listener))
-    listener.send(event('ready', { total: this.#journal.total, capacity: this.#journal.capacity }))
+    listener.send(event('ready', this.#source.ready()))
     this.#listeners.add(listener)
     if (this.#listeners.size === 1) {
-      this.#journal.onRecord = (entry, seq) => this.#broadcast(event('request', { seq, ...entry }, seq))
-      if (this.#events !== undefined) this.#events.onRecord = change => this.#broadcast(event(change.kind, change))
+      this.#stopListening = this.#source.listen((name, data, id) => { this.#broadcast(event(name, data, id)) })
       this.#heartbeat = setInterval(() => this.#broadcast(HEARTBEAT), this.limits.heartbeatMs).unref()
     }
     return listener
@@ -69,10 +110,18 @@ export class JournalStream {
   #remove (listener: JournalListener): void {
     this.#listeners.delete(listener)
     if (this.#listeners.size > 0) return
-    this.#journal.onRecord = null
-    if (this.#events !== undefined) this.#events.onRecord = null
+    this.#stopListening?.()
     clearInterval(this.#heartbeat)
   }
+}
+
+/** Answers a GET with a new stream of this source (a 503 past its limit), a HEAD with the stream's headers alone. */
+export function answerWithStream (reply: FastifyReply, journalStream: JournalStream): FastifyReply {
+  reply.type(EVENT_STREAM_TYPE).header('cache-control', 'no-store')
+  if (reply.request.method === 'HEAD') return reply.send()
+  const listener = journalStream.open()
+  if (listener === undefined) throw apiErrors.tooManyStreams(journalStream.limits.maxListeners)
+  return reply.send(listener.readable)
 }
 
 /** One open stream: a readable of event text with a bounded queue behind it. */

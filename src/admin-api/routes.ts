@@ -12,7 +12,7 @@ import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault
 import type { FixtureError } from '../data/fixture-validation.js'
 import { FixtureDataSchema, RateLimitBodySchema, ScopedTokensSchema } from '../wire/schemas.js'
 import type { ScopedTokensError } from '../contract/scoped-tokens.js'
-import { EVENT_STREAM_TYPE, JournalStream, type JournalStreamLimits } from './journal-stream.js'
+import { answerWithStream, deviceSource, JournalStream, type JournalStreamLimits } from './journal-stream.js'
 import type { DeviceHealth } from '../health/device-health.js'
 import type { HealthSpecError } from '../health/health-spec.js'
 import type { ManualClock } from '../util/clock.js'
@@ -107,7 +107,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   const journalStreamOf = (control: MockControl): JournalStream => {
     let stream = journalStreams.get(control.journal)
     if (stream === undefined) {
-      stream = new JournalStream(control.journal, streamLimits, control.events)
+      stream = new JournalStream(deviceSource(control.journal, control.events), streamLimits)
       journalStreams.set(control.journal, stream)
     }
     return stream
@@ -117,14 +117,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     done()
   })
   route(app, '/requests/stream', {
-    GET: (request, reply) => {
-      const journalStream = journalStreamOf(controlOf(request))
-      reply.type(EVENT_STREAM_TYPE).header('cache-control', 'no-store')
-      if (reply.request.method === 'HEAD') return reply.send()
-      const listener = journalStream.open()
-      if (listener === undefined) throw apiErrors.tooManyStreams(journalStream.limits.maxListeners)
-      return reply.send(listener.readable)
-    }
+    GET: (request, reply) => answerWithStream(reply, journalStreamOf(controlOf(request)))
   })
 
   route(app, '/faults', {

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify'
+import type { IncomingMessage } from 'node:http'
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type FastifyInstance, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify'
 import { adminApi, type HandClock } from '../admin-api/routes.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { registerDashboard } from '../admin-api/dashboard-page.js'
@@ -26,6 +27,8 @@ import { BODY_LIMIT_BYTES, capConnections, DEFAULT_LIMITS, nodeServerOptions, ty
 import { compileOnFirstUse } from './lazy-serializer.js'
 import { createLogger, requestLineWriter } from '../logging/logger.js'
 import { RecordEachRequest } from './request-log-controller.js'
+import { RequestRecorder } from '../control/request-recorder.js'
+import { RequestJournal } from '../control/journal.js'
 import { OptionsError } from '../config/options.js'
 import { registerOpenApi } from '../openapi/swagger.js'
 import { countingLinesApi } from '../device-api/routes.js'
@@ -103,9 +106,18 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   let fastifyHandler: FastifyServerFactoryHandler | undefined
   // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
   const appLogger = logger ?? createLogger({ logLevel: 'silent', prettyLogs: false })
+  // A fleet's control address is no device: its requests (admin calls, never journaled) are logged without a device's name.
+  const controlRecorder = fleet === undefined ? undefined : new RequestRecorder(new RequestJournal(0))
+  const recorderOf = (request: FastifyRequest): RequestRecorder => {
+    const role = roleOfRequest(request)
+    return role === ownRole && controlRecorder !== undefined ? controlRecorder : role.device.control.recorder
+  }
+  // A fleet device's request log (faults, errors) names the device, as its request lines do.
+  const logOfListener: FastifyServerOptions['childLoggerFactory'] = (log, bindings, options, raw) => (roleOf(raw as IncomingMessage, ownRole).log ?? log).child(bindings, options)
   const app = Fastify({
     loggerInstance: appLogger,
-    logController: new RecordEachRequest(request => request.device.control.recorder),
+    logController: new RecordEachRequest(recorderOf),
+    ...(fleet === undefined ? {} : { childLoggerFactory: logOfListener }),
     serverFactory: function createServer (handler, options) {
       fastifyHandler = handler
       settings = { serverOptions, https, keepAliveTimeout: options.keepAliveTimeout as number, requestTimeout: options.requestTimeout as number, connectionTimeout: options.connectionTimeout as number }
@@ -134,9 +146,8 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
       else answer(0)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
-  const writeRequestLine = requestLineWriter(appLogger)
-  const logRequestsOf = (device: DeviceContext) => device.control.recorder.logTo(app.log, writeRequestLine)
-  logRequestsOf(ownDevice)
+  const logRequestsOf = (recorder: RequestRecorder, log: FastifyBaseLogger) => { recorder.logTo(log, requestLineWriter(log)) }
+  logRequestsOf(controlRecorder ?? ownDevice.control.recorder, app.log)
   app.addHook('preClose', function leaveTheFastPath (done) {
     fastPath.stop()
     done()
@@ -220,7 +231,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
 
   function addListener (role: ListenerRole): DeviceListener {
     if (adminToken !== undefined) refuseAdminTokenOpening(role.device, adminToken)
-    logRequestsOf(role.device)
+    logRequestsOf(role.device.control.recorder, role.log ?? app.log)
     // Made by Fastify's server factory, which ran when the app was made.
     const server = createListenerServer(role, fastPath, fastifyHandler as FastifyServerFactoryHandler, settings as ServerSettings)
     server.on('clientError', answerClientError)

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
-import type { FastifyServerFactoryHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyServerFactoryHandler } from 'fastify'
 import type { FastPath } from './fast-path.js'
 import type { TlsCredentials } from '../config/tls.js'
 import type { DeviceContext } from '../device/device-context.js'
@@ -12,6 +12,8 @@ export interface ListenerRole {
   api: boolean
   /** The admin API and its dashboard under /__admin. */
   admin: boolean
+  /** The log of the requests on this listener, when not the app's: a fleet device's, whose lines name it. */
+  log?: FastifyBaseLogger
 }
 
 /** How every server of an app is made: Node's options, TLS, and the time-outs Fastify sets on a server it makes. */

@@ -1,3 +1,5 @@
+import { Listeners } from '../util/listeners.js'
+
 /** Events the device's own life records beside its requests: a change of health, an edit of its data. */
 export interface DeviceEvent {
   kind: 'health' | 'data'
@@ -13,8 +15,8 @@ export const DEFAULT_EVENTS_KEPT = 200
 export class DeviceEvents {
   readonly capacity: number
   #events: DeviceEvent[] = []
-  /** Told of each event as it is recorded (the journal stream sets it). */
-  onRecord: ((event: DeviceEvent) => void) | null = null
+  /** Told of each event as it is recorded (the journal streams listen). */
+  readonly listeners = new Listeners<[event: DeviceEvent]>()
 
   constructor (capacity = DEFAULT_EVENTS_KEPT) {
     this.capacity = capacity
@@ -23,7 +25,7 @@ export class DeviceEvents {
   record (event: DeviceEvent): void {
     if (this.#events.length >= this.capacity) this.#events.shift()
     this.#events.push(event)
-    this.onRecord?.(event)
+    this.listeners.tell?.(event)
   }
 
   entries (): DeviceEvent[] {

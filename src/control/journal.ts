@@ -1,4 +1,5 @@
 import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
+import { Listeners } from '../util/listeners.js'
 
 /** Requests the journal keeps by default; older ones are dropped first. */
 export const DEFAULT_JOURNAL_SIZE = 1000
@@ -52,8 +53,8 @@ export class RequestJournal {
   #next = 0
   #size = 0
   #total = 0
-  /** Told of each request as it is recorded, with its number since the last clear(); unset, it costs one check. */
-  onRecord: ((entry: JournalEntry, seq: number) => void) | null = null
+  /** Told of each request as it is recorded, with its number since the last clear(); with none, it costs one check. */
+  readonly listeners = new Listeners<[entry: JournalEntry, seq: number]>()
 
   constructor (capacity = DEFAULT_JOURNAL_SIZE) {
     this.capacity = capacity
@@ -89,7 +90,8 @@ export class RequestJournal {
     this.#next = slot + 1 === this.capacity ? 0 : slot + 1
     if (this.#size < this.capacity) this.#size++
     this.#total++
-    if (this.onRecord !== null) this.onRecord(this.#entry(slot), this.#total)
+    const tell = this.listeners.tell
+    if (tell !== null) tell(this.#entry(slot), this.#total)
   }
 
   /** The recorded requests, oldest first. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { buildServingApp } from '../app/build-app.js'
 import type { DeviceListener } from '../app/device-listener.js'
 import type { DeviceContext } from '../device/device-context.js'
@@ -11,7 +11,7 @@ import { generateCameras } from '../data/generate.js'
 import { pickLimits } from '../config/limits.js'
 import { loadTls } from '../config/tls.js'
 import { resolveOptions } from '../config/options.js'
-import { createLogger, logsWritten } from '../logging/logger.js'
+import { createLogger, deviceLogger, logsWritten } from '../logging/logger.js'
 import { verbsOf } from '../control/control-verbs.js'
 import { deviceState } from '../start/device-state.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
@@ -68,7 +68,9 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const devices = plans.map(plan => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore))
   const schedules = await Promise.all(plans.map(async plan => await loadDeviceSchedule(plan.options)))
   const clock = shared.clock === 'manual' ? new ManualClock() : new RealClock()
-  const lives = devices.map((device, index) => new DeviceLife({ device, schedule: schedules[index] as DeviceSchedule, clock, seed: (plans[index] as DevicePlan).options.seed, log: logger }))
+  // Every line about one device names it.
+  const logs = devices.map(device => deviceLogger(logger, device.name))
+  const lives = devices.map((device, index) => new DeviceLife({ device, schedule: schedules[index] as DeviceSchedule, clock, seed: (plans[index] as DevicePlan).options.seed, log: logs[index] as FastifyBaseLogger }))
   const settled = async () => await Promise.all(lives.map(async life => await life.health.settled()))
   const roster = new Roster()
   const { app, listener: control, addListener } = await buildServingApp({
@@ -81,7 +83,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     fleet: { roster, ...(clock instanceof ManualClock ? { manualClock: { clock, settled } } : {}) }
   })
   const protocol = tls === undefined ? 'http' : 'https'
-  const listeners = devices.map(device => addListener({ device, api: true, admin: false }))
+  const listeners = devices.map((device, index) => addListener({ device, api: true, admin: false, log: logs[index] as FastifyBaseLogger }))
   try {
     await app.ready()
     const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host).catch((error: unknown) => { throw describeListenError(error, shared.host, controlPort) }), protocol)

@@ -27,11 +27,34 @@ export function prettyLogger (level: string, destination: number | NodeJS.Writab
   // Loaded only when asked for: its forty modules would otherwise add to every start.
   const pretty = require('pino-pretty') as typeof PinoPretty
   const logger = pino(pinoOptions(level), pretty({ sync: true, ignore: 'pid,hostname', singleLine: true, destination }))
-  // A request's fields would otherwise take a line each: six lines for one request.
-  requestLineWriters.set(logger, function logPrettyRequestLine (reqId, method, url, statusCode, responseTime) {
-    logger.info(`${method} ${url} ${statusCode} ${loggedMilliseconds(responseTime)} ms (${reqId})`)
-  })
+  requestLineWriters.set(logger, prettyRequestLine(logger))
+  prettyLoggers.add(logger)
   return logger
+}
+
+// A request's fields would otherwise take a line each: six lines for one request.
+function prettyRequestLine (logger: FastifyBaseLogger): RequestLineWriter {
+  return function logPrettyRequestLine (reqId, method, url, statusCode, responseTime) {
+    logger.info(`${method} ${url} ${statusCode} ${loggedMilliseconds(responseTime)} ms (${reqId})`)
+  }
+}
+
+const prettyLoggers = new WeakSet<FastifyBaseLogger>()
+
+/**
+ * The log of one device of a fleet: every line it writes, request lines included, carries `device: <name>`,
+ * written as quickly as its parent's (the name is in the line's fixed part, not added per request).
+ */
+export function deviceLogger (log: FastifyBaseLogger, name: string): FastifyBaseLogger {
+  const child = log.child({ device: name })
+  const sink = logSinks.get(log)
+  if (sink !== undefined) {
+    logSinks.set(child, sink)
+    requestLineWriters.set(child, jsonRequestLine(child as pino.Logger, sink))
+  } else if (prettyLoggers.has(log)) {
+    requestLineWriters.set(child, prettyRequestLine(child))
+  }
+  return child
 }
 
 /** pino writing JSON lines to the sink, request lines as one string, and a warning when lines were dropped. */

@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { get, type IncomingMessage } from 'node:http'
 import { text } from 'node:stream/consumers'
 import t from 'tap'
-import { JournalStream, type StreamedEntry } from '../../src/admin-api/journal-stream.js'
+import { deviceSource, JournalStream, type StreamedEntry } from '../../src/admin-api/journal-stream.js'
 import { RequestJournal } from '../../src/control/journal.js'
 import { AUTH } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
@@ -25,25 +25,25 @@ function openStream (origin: string): Promise<IncomingMessage> {
 
 t.test('the journal pays nothing while no stream is open, and its hook is unset again when the last one closes', async t => {
   const journal = new RequestJournal(10)
-  const stream = new JournalStream(journal)
-  t.equal(journal.onRecord, null)
+  const stream = new JournalStream(deviceSource(journal))
+  t.equal(journal.listeners.tell, null)
   const first = stream.open()
   const second = stream.open()
-  t.type(journal.onRecord, 'function')
+  t.type(journal.listeners.tell, 'function')
   t.equal(stream.size, 2)
   first?.readable.destroy()
   await once(first!.readable, 'close')
-  t.type(journal.onRecord, 'function', 'one stream is still open')
+  t.type(journal.listeners.tell, 'function', 'one stream is still open')
   second?.readable.destroy()
   await once(second!.readable, 'close')
-  t.equal(journal.onRecord, null)
+  t.equal(journal.listeners.tell, null)
   t.equal(stream.size, 0)
 })
 
 t.test('a stream gives a ready event, then each request recorded, in order, numbered since the last clear', async t => {
   const journal = new RequestJournal(10)
   journal.record(request('/before'), 200, 1)
-  const listener = new JournalStream(journal).open()!
+  const listener = new JournalStream(deviceSource(journal)).open()!
   const events = parseEvents(listener.readable)[Symbol.asyncIterator]()
   for (const path of ['/a', '/b', '/c']) journal.record(request(path), 404, 2)
   const read = await readUntil(events, event => event.id === '4')
@@ -56,7 +56,7 @@ t.test('a stream gives a ready event, then each request recorded, in order, numb
 
 t.test('a listener that does not read holds a bounded queue, counts what it drops, and says so where the gap is', async t => {
   const journal = new RequestJournal(10)
-  const listener = new JournalStream(journal, { queueLimit: 3 }).open()!
+  const listener = new JournalStream(deviceSource(journal), { queueLimit: 3 }).open()!
   const recorded = 2000
   let mostQueued = 0
   for (let index = 0; index < recorded; index++) {
@@ -82,7 +82,7 @@ t.test('a listener that does not read holds a bounded queue, counts what it drop
 
 t.test('a drop reported while the listener is still behind waits in the queue for its turn', async t => {
   const journal = new RequestJournal(10)
-  const listener = new JournalStream(journal, { queueLimit: 2 }).open()!
+  const listener = new JournalStream(deviceSource(journal), { queueLimit: 2 }).open()!
   let recorded = 0
   while (listener.dropped < 5) journal.record(request(`/fill/${recorded++}`), 200, 0)
   // Reading a little frees the buffer and one queued event moves into it: the queue has room again.
@@ -101,7 +101,7 @@ t.test('a drop reported while the listener is still behind waits in the queue fo
 
 t.test('more streams than the limit are refused; an idle stream gets heartbeats', async t => {
   const journal = new RequestJournal(10)
-  const stream = new JournalStream(journal, { maxListeners: 1, heartbeatMs: 5 })
+  const stream = new JournalStream(deviceSource(journal), { maxListeners: 1, heartbeatMs: 5 })
   const listener = stream.open()!
   t.equal(stream.open(), undefined)
   // The heartbeat's timer does not hold the process open (a socket does, in use): this test holds it.
@@ -115,7 +115,7 @@ t.test('more streams than the limit are refused; an idle stream gets heartbeats'
 
 t.test('closing ends a stream that keeps up and cuts one that is stuck', async t => {
   const journal = new RequestJournal(10)
-  const stream = new JournalStream(journal, { queueLimit: 1 })
+  const stream = new JournalStream(deviceSource(journal), { queueLimit: 1 })
   const keepingUp = stream.open()!
   const stuck = stream.open()!
   const read: string[] = []
@@ -190,10 +190,10 @@ t.test('a client that goes away frees its place: the journal pays nothing again 
   for (let round = 0; round < 2; round++) {
     const streams = await Promise.all(Array.from({ length: 8 }, () => openStream(origin)))
     t.strictSame(streams.map(response => response.statusCode), Array(8).fill(200), `round ${round}: all 8 places are free`)
-    t.type(control.journal.onRecord, 'function')
+    t.type(control.journal.listeners.tell, 'function')
     for (const response of streams) response.destroy()
     // The server learns of each close from its socket: wait for that, not for a time.
-    while (control.journal.onRecord !== null) await new Promise(resolve => setTimeout(resolve, 10))
+    while (control.journal.listeners.tell !== null) await new Promise(resolve => setTimeout(resolve, 10))
   }
   t.pass('every stream was let go')
 })

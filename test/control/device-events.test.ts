@@ -5,7 +5,7 @@ t.test('the events keep the last ones, tell a listener of each, and clear', asyn
   const events = new DeviceEvents(2)
   const told: string[] = []
   events.record({ kind: 'health', time: 'a' })
-  events.onRecord = event => told.push(event.time)
+  events.listeners.add(event => { told.push(event.time) })
   events.record({ kind: 'data', time: 'b' })
   events.record({ kind: 'health', time: 'c' })
   t.strictSame(events.entries().map(event => event.time), ['b', 'c'])

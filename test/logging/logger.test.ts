@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import t from 'tap'
 import { pino } from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
-import { createLogger, jsonLogger, jsonRequestLine, prettyLogger, requestLineWriter } from '../../src/logging/logger.js'
+import { createLogger, deviceLogger, jsonLogger, jsonRequestLine, prettyLogger, requestLineWriter } from '../../src/logging/logger.js'
 import { loggedMilliseconds } from '../../src/logging/request-line.js'
 import { RecordEachRequest } from '../../src/app/request-log-controller.js'
 import { RequestJournal } from '../../src/control/journal.js'
@@ -169,4 +169,27 @@ t.test('should anything log headers, the JSON logger redacts Authorization and C
   await sink.flushed()
   t.match(JSON.parse(text()), { headers: { authorization: '[redacted]', cookie: '[redacted]', accept: 'application/json' } })
   t.notMatch(text(), new RegExp(`${TOKEN}|session=secret`))
+})
+
+t.test('a device\'s logger names the device on every line, request lines too, JSON or pretty or any other', async t => {
+  const { io, text } = scriptedIo()
+  const sink = new LogSink(1, 1 << 20, io)
+  const json = deviceLogger(jsonLogger('info', sink), 'nvr-007')
+  requestLineWriter(json)('req-1', 'GET', '/x', 200, 1)
+  json.info('health: offline')
+  await sink.flushed()
+  t.match(text().trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>), [
+    { device: 'nvr-007', reqId: 'req-1', msg: 'request completed' },
+    { device: 'nvr-007', msg: 'health: offline' }
+  ])
+
+  let pretty = ''
+  const output = new Writable({ write (chunk: Buffer, _encoding, done) { pretty += chunk.toString(); done() } })
+  requestLineWriter(deviceLogger(prettyLogger('info', output), 'nvr-008'))('req-2', 'GET', '/y', 404, 2)
+  t.match(pretty, /GET \/y 404 2 ms \(req-2\).*nvr-008/)
+  t.equal(pretty.trim().split('\n').length, 1, 'still one line')
+
+  const { lines, stream } = capture()
+  requestLineWriter(deviceLogger(pino(stream), 'nvr-009'))('req-3', 'GET', '/z', 200, 1)
+  t.match(lines, [{ device: 'nvr-009', reqId: 'req-3', msg: 'request completed' }])
 })

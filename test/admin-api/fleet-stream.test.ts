@@ -1,0 +1,109 @@
+import { get, type IncomingMessage } from 'node:http'
+import t, { type Test } from 'tap'
+import { startMockFleet, type MockFleet } from '../../src/fleet/start-mock-fleet.js'
+import { fleetSource, JournalStream } from '../../src/admin-api/journal-stream.js'
+import { RequestJournal } from '../../src/control/journal.js'
+import { DeviceEvents } from '../../src/control/device-events.js'
+import type { DeviceRoster } from '../../src/device/device-roster.js'
+import { AUTH, SAMPLE_DATA } from '../helpers/app.js'
+import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
+import { parseEvents, readUntil, type ServerSentEvent } from '../helpers/event-stream.js'
+
+const dataOf = (event: ServerSentEvent) => JSON.parse(event.data) as { device?: string, [field: string]: unknown }
+
+// On a connection of its own, which closes with it (see journal-stream.test.ts).
+function openStream (url: string): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: ADMIN, agent: false }, resolve).once('error', reject)
+  })
+}
+
+async function fleetOf (t: Test): Promise<MockFleet> {
+  const fleet = await startMockFleet({ count: 3, data: SAMPLE_DATA, adminToken: ADMIN_TOKEN, clock: 'manual' })
+  t.teardown(() => fleet.close())
+  return fleet
+}
+
+const cameraOf = (fleet: MockFleet) => (fleet.devices[0]?.data().cameras as Array<{ id: string }>)[0]?.id as string
+const read = async (fleet: MockFleet, name: string) => {
+  await (await fetch(`${fleet.device(name)?.url as string}/nvr/v1/cameras/${cameraOf(fleet)}/counting_lines`, { headers: AUTH })).arrayBuffer()
+}
+
+t.test('the fleet stream carries every device\'s requests and health events, each naming its device, while a device\'s own stream carries its own', async t => {
+  const fleet = await fleetOf(t)
+  const fleetResponse = await openStream(`${fleet.controlUrl}/__admin/requests/stream`)
+  const deviceResponse = await openStream(`${fleet.controlUrl}/__admin/devices/nvr-002/requests/stream`)
+  t.equal(fleetResponse.headers['content-type'], 'text/event-stream; charset=utf-8')
+  const fleetEvents = parseEvents(fleetResponse)[Symbol.asyncIterator]()
+  const deviceEvents = parseEvents(deviceResponse)[Symbol.asyncIterator]()
+  t.strictSame(dataOf((await readUntil(fleetEvents, event => event.event === 'ready'))[0]!), { devices: 3, total: 0 })
+
+  await read(fleet, 'nvr-001')
+  await read(fleet, 'nvr-002')
+  const offline = await fetch(`${fleet.controlUrl}/__admin/devices/nvr-003/health`, { method: 'PUT', headers: { ...ADMIN, 'content-type': 'application/json' }, body: '{"state":"offline"}' })
+  t.equal(offline.status, 200)
+  await read(fleet, 'nvr-001')
+
+  const fromFleet = await readUntil(fleetEvents, event => event.event === 'request' && dataOf(event).seq === 2)
+  t.match(fromFleet.map(event => ({ event: event.event, id: event.id, ...dataOf(event) })), [
+    { event: 'request', id: undefined, device: 'nvr-001', seq: 1, status: 200 },
+    { event: 'request', device: 'nvr-002', seq: 1, status: 200 },
+    { event: 'health', device: 'nvr-003', state: 'offline', cause: 'command' },
+    { event: 'request', device: 'nvr-001', seq: 2 }
+  ])
+  t.equal(Object.keys(dataOf(fromFleet[0]!))[0], 'device', 'the device first')
+
+  const fromDevice = await readUntil(deviceEvents, event => event.event === 'request')
+  t.strictSame(fromDevice.map(event => event.event), ['ready', 'request'])
+  t.match(dataOf(fromDevice[1]!), { seq: 1, status: 200 })
+  t.notOk('device' in dataOf(fromDevice[1]!), 'a device\'s own stream names no device')
+
+  fleetResponse.destroy()
+  deviceResponse.destroy()
+})
+
+t.test('the fleet stream has its own limit of streams, apart from each device\'s; HEAD is bodiless; it needs the admin token', async t => {
+  const fleet = await fleetOf(t)
+  const url = `${fleet.controlUrl}/__admin/requests/stream`
+  const streams = await Promise.all(Array.from({ length: 8 }, async () => await openStream(url)))
+  t.strictSame(streams.map(response => response.statusCode), Array(8).fill(200))
+  const refused = await fetch(url, { headers: ADMIN })
+  t.equal(refused.status, 503)
+  t.match(await refused.json(), { result: { errorCode: 'TOO_MANY_STREAMS' } })
+  const device = await openStream(`${fleet.controlUrl}/__admin/devices/nvr-001/requests/stream`)
+  t.equal(device.statusCode, 200, 'a device\'s stream still opens')
+  device.destroy()
+  for (const response of streams) response.destroy()
+  t.equal((await fleet.app.inject({ method: 'HEAD', url: '/__admin/requests/stream', headers: ADMIN })).body, '')
+  t.equal((await fleet.app.inject({ url: '/__admin/requests/stream' })).statusCode, 401)
+  t.equal((await fleet.app.inject({ method: 'POST', url: '/__admin/requests/stream', headers: ADMIN })).statusCode, 405)
+})
+
+t.test('closing the fleet ends its stream', async t => {
+  const fleet = await startMockFleet({ count: 2, data: SAMPLE_DATA, adminToken: ADMIN_TOKEN })
+  const response = await openStream(`${fleet.controlUrl}/__admin/requests/stream`)
+  const events = parseEvents(response)[Symbol.asyncIterator]()
+  await readUntil(events, event => event.event === 'ready')
+  await fleet.close()
+  t.equal((await events.next()).done, true)
+})
+
+t.test('a fleet stream that is not read keeps a bounded queue and says what it dropped; an idle one gets heartbeats', async t => {
+  const devices = ['nvr-a', 'nvr-b'].map(name => ({ name, control: { journal: new RequestJournal(10), events: new DeviceEvents() } }))
+  const testRoster = { entries: devices.map(device => ({ device, url: '' })), find: () => undefined } as unknown as DeviceRoster
+  const stream = new JournalStream(fleetSource(testRoster), { queueLimit: 2, heartbeatMs: 5 })
+  const listener = stream.open()!
+  // More than the readable's buffer and the queue hold, unread.
+  for (let index = 0; index < 500; index++) devices[index % 2]!.control.journal.record({ method: 'GET', url: `/${index}`, params: {} }, 200, 0)
+  devices[1]!.control.events.record({ kind: 'data', time: '2026-01-01T00:00:00.000Z', edit: 'renamed' })
+  t.ok(listener.dropped > 0)
+  const holdOpen = setInterval(() => {}, 1000)
+  t.teardown(() => clearInterval(holdOpen))
+  const events = parseEvents(listener.readable)[Symbol.asyncIterator]()
+  const read = await readUntil(events, event => event.event === ':')
+  t.ok(read.some(event => event.event === 'dropped'))
+  t.strictSame(new Set(read.filter(event => event.event === 'request').map(event => dataOf(event).device)), new Set(['nvr-a', 'nvr-b']))
+  listener.readable.destroy()
+  await new Promise(resolve => listener.readable.once('close', resolve))
+  t.strictSame(devices.map(device => [device.control.journal.listeners.tell, device.control.events.listeners.tell]), [[null, null], [null, null]])
+})
