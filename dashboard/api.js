@@ -66,14 +66,14 @@ export async function call (method, path, body) {
 }
 
 /**
- * Opens GET /__admin/requests/stream with the token in the header (fetch, since EventSource cannot send
+ * Opens GET /__admin/requests/stream (or another stream: `path`) with the token in the header (fetch, since EventSource cannot send
  * one and a token in the URL ends up in logs) and calls onEvent(name, data) per event until the stream
  * ends; resolves then, rejects as call() does when it cannot open.
  */
-export async function readJournalStream (onEvent, signal) {
+export async function readJournalStream (onEvent, signal, path = '/requests/stream') {
   let response
   try {
-    response = await fetch(`${base}/requests/stream`, { headers: headers({ accept: 'text/event-stream' }), cache: 'no-store', signal })
+    response = await fetch(`${base}${path}`, { headers: headers({ accept: 'text/event-stream' }), cache: 'no-store', signal })
   } catch (error) {
     if (signal.aborted) return
     throw new ServerGone(String(error))

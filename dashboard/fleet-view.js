@@ -1,11 +1,15 @@
-/* global document, setInterval, performance */
+/* global document, setInterval, setTimeout, performance, AbortController */
 // A fleet's view: one tile per device with its state and request rate, filtered by name; a tile opens that device's view,
-// and its buttons take the device offline, reboot it or bring it back.
-import { call } from './api.js'
+// and its buttons take the device offline, reboot it or bring it back. A tile's state follows the fleet's event stream
+// at once; the rates come from the list, read every 2 s (so a request costs the page nothing of its own: the stream it
+// reads carries the health and data events alone).
+import { call, readJournalStream, TokenRefused } from './api.js'
 import { count, el } from './dom.js'
 
 /** How often the devices' counts are read again, for their request rates. */
 const EVERY_MS = 2000
+/** How long before a lost stream is opened again; the list read every 2 s keeps the states right meanwhile. */
+const STREAM_RETRY_MS = 5000
 
 /** What each button of a tile asks of the device's health: offline and back need no `for` on the control address. */
 const HEALTH_ACTIONS = [
@@ -56,12 +60,37 @@ export function fleetView ({ onError }) {
       const perSecond = entry.last === undefined ? 0 : Math.max(0, device.requests - entry.last.requests) / ((now - entry.last.at) / 1000)
       entry.last = { requests: device.requests, at: now }
       total += perSecond
-      entry.tile.dataset.state = device.state
-      entry.state.textContent = device.state
+      showState(entry, device.state)
       entry.rate.textContent = `${perSecond.toFixed(1)} req/s`
     }
     applyFilter()
     summary.textContent = `${count(devices.length, 'device')}, ${total.toFixed(1)} requests per second in all`
+  }
+
+  function showState (entry, state) {
+    entry.tile.dataset.state = state
+    entry.state.textContent = state
+  }
+
+  // The fleet's events: each health event names its device, whose tile changes at once. A gap in the stream (events dropped, a new connection) is filled by reading the list again.
+  function onEvent (name, data) {
+    if (name === 'health') {
+      const entry = tiles.get(data.device)
+      if (entry !== undefined) showState(entry, tileState(data))
+    } else if (name === 'dropped' || name === 'ready') {
+      load().catch(onError)
+    }
+  }
+
+  async function followStream () {
+    for (;;) {
+      try {
+        await readJournalStream(onEvent, new AbortController().signal, '/events/stream')
+      } catch (error) {
+        if (error instanceof TokenRefused) return onError(error)
+      }
+      await new Promise(resolve => setTimeout(resolve, STREAM_RETRY_MS))
+    }
   }
 
   function applyFilter () {
@@ -85,6 +114,13 @@ export function fleetView ({ onError }) {
       setInterval(() => {
         if (!document.hidden) load().catch(onError)
       }, EVERY_MS)
+      followStream()
     }
   }
+}
+
+// As the admin list words it: "rebooting (starting)", "offline (port taken)".
+function tileState ({ state, phase, cause }) {
+  if (cause === 'port-taken') return 'offline (port taken)'
+  return phase === undefined ? state : `${state} (${phase})`
 }

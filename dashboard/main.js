@@ -5,6 +5,7 @@ import { fleetView } from './fleet-view.js'
 import { dataView } from './data-view.js'
 import { faultsView } from './faults-view.js'
 import { requestsView } from './requests-view.js'
+import { healthView } from './health-view.js'
 
 /** Quick retries of a lost stream before the page says the server is gone; it keeps trying after, slower. */
 const QUICK_RETRIES = 3
@@ -67,7 +68,7 @@ const requests = requestsView({
 })
 
 function loadAll () {
-  return Promise.all([data.load(), faults.load()]).catch(onError)
+  return Promise.all([data.load(), faults.load(), health.load()]).catch(onError)
 }
 
 // The sections are hidden until the admin token is given: their links say so and lead to the token field meanwhile.
@@ -102,6 +103,8 @@ function askForToken (message = '') {
 
 /** On a fleet's control address, the device this view shows (?device=nvr-002), or null for the fleet. */
 const deviceName = new URLSearchParams(location.search).get('device')
+// A single mock-nvr's admin API is on the device's own port; a fleet device's is on the control address.
+const health = healthView({ onError, sharesPort: deviceName === null })
 const fleet = fleetView({ onError })
 
 function start () {
@@ -170,6 +173,7 @@ function openSession () {
             setState('live', 'Live')
           }
           requests.handle(name, event)
+          health.handle(name, event)
         }, controller.signal)
       } catch (error) {
         if (error instanceof TokenRefused) return onError(error)

@@ -57,6 +57,13 @@ t.test('a tile opens that device\'s own view, where a fault is injected on that 
   t.equal((await fetch(`${fleet.device('nvr-042')?.url as string}/nvr/v1/cameras/x/counting_lines`, { headers: API })).status, 503)
   await page.locator('#requests-table tbody tr').first().waitFor()
 
+  // Its Health panel: on the control address offline needs no `for`, so the button gives none.
+  await page.getByRole('group', { name: 'Set the device\'s health' }).getByRole('button', { name: 'Offline', exact: true }).click()
+  await page.locator('#health-state[data-state="offline"]').waitFor()
+  t.match(fleet.device('nvr-042')?.health(), { state: 'offline', listening: false })
+  t.notOk('for' in (fleet.device('nvr-042')?.health() ?? {}))
+  await fleet.device('nvr-042')?.setHealth({ state: 'online' })
+
   await page.getByRole('link', { name: '← Fleet' }).click()
   await page.locator('.tile[data-name="nvr-120"]').waitFor()
   t.strictSame([...new Set(hosts)], ['127.0.0.1'])

@@ -41,7 +41,29 @@ t.test('a tile\'s buttons take its device offline, reboot it and bring it back; 
   await page.locator('.tile[data-name="nvr-002"][data-state="rebooting (down)"]').waitFor()
   await fleet.clock.advance(5000)
   t.equal((await fetch(`${fleet.device('nvr-002')?.url as string}/healthz`)).status, 503)
-  // The list is read every 2 s: the tile follows the device without a click.
+  // The fleet's event stream: the tile follows the device without a click.
   await page.locator('.tile[data-name="nvr-002"][data-state="rebooting (starting)"]').waitFor()
   t.match(fleet.device('nvr-002')?.health(), { state: 'rebooting', phase: 'starting' })
+})
+
+t.test('a tile changes state as soon as its device\'s health changes elsewhere, from the fleet\'s events alone', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await page.goto(`${fleet.controlUrl}${DASHBOARD_PATH}`)
+  await page.getByRole('textbox', { name: 'Admin token' }).fill(ADMIN_TOKEN)
+  await page.getByRole('button', { name: 'Open the dashboard' }).click()
+  await page.locator('.tile[data-name="nvr-003"][data-state="online"]').waitFor()
+  // Once the events flow, the list is never read again: only the stream can change the tile.
+  await page.getByRole('status').filter({ hasText: 'devices' }).waitFor()
+  let listReads = 0
+  await page.route('**/__admin/devices', async route => {
+    listReads++
+    await route.abort()
+  })
+  const offline = await fetch(`${fleet.controlUrl}/__admin/devices/nvr-003/health`, { method: 'PUT', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: '{"state":"offline"}' })
+  t.equal(offline.status, 200)
+  await page.locator('.tile[data-name="nvr-003"][data-state="offline"]').waitFor()
+  t.equal(await page.locator('.tile[data-name="nvr-003"] .tile-state').textContent(), 'offline')
+  t.comment(`${listReads} reads of the list refused meanwhile`)
+  await fleet.device('nvr-003')?.setHealth({ state: 'online' })
 })

@@ -10,15 +10,13 @@ import { ADMIN_PREFIX } from '../contract/paths.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
 import type { DeviceRoster, RosterEntry } from '../device/device-roster.js'
 import type { JournalEntry } from '../control/journal.js'
-import { answerWithStream, fleetSource, JournalStream, type JournalStreamLimits } from './journal-stream.js'
+import { answerWithStream, fleetSource, JournalStream } from './journal-stream.js'
 
 /** What a fleet's admin API needs: its devices. */
 export interface FleetAdmin {
   roster: DeviceRoster
   /** The devices' schedules' clock, when moved by hand at POST /__admin/clock. */
   manualClock?: HandClock
-  /** Limits of each journal stream, the fleet's and each device's; each one missing takes its default. */
-  streamLimits?: Partial<JournalStreamLimits>
 }
 
 /** A device as GET /__admin/devices lists it. */
@@ -38,7 +36,7 @@ export type FleetJournalEntry = { device: string } & JournalEntry
  * A fleet's admin API on its control address: the list of devices, verbs on every device at once under
  * /__admin, and each device's own admin API (the single mock-nvr's, unchanged) under /__admin/devices/{name}.
  */
-export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPolicy, { roster, manualClock, streamLimits }: FleetAdmin): Promise<void> {
+export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPolicy, { roster, manualClock }: FleetAdmin): Promise<void> {
   await app.register(async function fleetAdmin (fleet) {
     fleet.setValidatorCompiler(compileWithTypeBox(invalidBody))
     fleet.removeContentTypeParser('text/plain')
@@ -74,14 +72,20 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
       }
     })
 
-    // Every device's requests, health and data events, each naming its device; listened to only while open.
-    const fleetStream = new JournalStream(fleetSource(roster), streamLimits)
-    fleet.addHook('preClose', function endFleetStream (done) {
+    // Every device's requests, health and data events, each naming its device, or its health and data events alone;
+    // each listened to only while open.
+    const fleetStream = new JournalStream(fleetSource(roster))
+    const eventStream = new JournalStream(fleetSource(roster, { requests: false }))
+    fleet.addHook('preClose', function endFleetStreams (done) {
       fleetStream.closeAll()
+      eventStream.closeAll()
       done()
     })
     route(fleet, '/requests/stream', {
       GET: (_request, reply) => answerWithStream(reply, fleetStream)
+    })
+    route(fleet, '/events/stream', {
+      GET: (_request, reply) => answerWithStream(reply, eventStream)
     })
 
     route(fleet, '/reset', {
@@ -102,7 +106,6 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
       })
       await device.register(adminApi, {
         tokens,
-        ...(streamLimits === undefined ? {} : { streamLimits }),
         controlOf: request => {
           const { name } = request.params as { name: string }
           const entry = roster.find(name)

@@ -50,14 +50,19 @@ export function deviceSource (journal: RequestJournal, events?: DeviceEvents): S
   }
 }
 
-/** Every device of a fleet, as deviceSource, each event with its device's name first and no id (each device counts its own). */
-export function fleetSource (roster: DeviceRoster): StreamSource {
+/**
+ * Every device of a fleet, as deviceSource, each event with its device's name first and no id (each device counts
+ * its own); with `requests: false`, the health and data events alone, so a page that shows states pays nothing per request.
+ */
+export function fleetSource (roster: DeviceRoster, { requests = true }: { requests?: boolean } = {}): StreamSource {
   return {
     ready: () => ({ devices: roster.entries.length, total: roster.entries.reduce((sum, { device }) => sum + device.control.journal.total, 0) }),
     listen: send => {
-      const stops = roster.entries.map(({ device: { name, control } }) => deviceSource(control.journal, control.events).listen((event, data) => {
-        send(event, { device: name, ...(data as object) })
-      }))
+      const stops = roster.entries.map(({ device: { name, control } }) => {
+        const named: SendEvent = (event, data) => { send(event, { device: name, ...(data as object) }) }
+        if (requests) return deviceSource(control.journal, control.events).listen(named)
+        return control.events.listeners.add(change => { named(change.kind, change) })
+      })
       return () => { for (const stop of stops) stop() }
     }
   }

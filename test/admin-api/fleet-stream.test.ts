@@ -62,6 +62,28 @@ t.test('the fleet stream carries every device\'s requests and health events, eac
   deviceResponse.destroy()
 })
 
+t.test('/__admin/events/stream carries every device\'s health and data events alone, each naming its device', async t => {
+  const fleet = await startMockFleet({ count: 3, data: SAMPLE_DATA, adminToken: ADMIN_TOKEN, clock: 'manual', drift: 5000 })
+  t.teardown(() => fleet.close())
+  const response = await openStream(`${fleet.controlUrl}/__admin/events/stream`)
+  t.equal(response.statusCode, 200)
+  const events = parseEvents(response)[Symbol.asyncIterator]()
+  await readUntil(events, event => event.event === 'ready')
+  await read(fleet, 'nvr-001')
+  await fleet.device('nvr-002')?.setHealth({ state: 'rebooting', down: 1000, starting: 1000 })
+  await fleet.clock.advance(1000)
+  const health = await readUntil(events, event => dataOf(event).phase === 'starting')
+  t.match(health.map(dataOf), [
+    { device: 'nvr-002', kind: 'health', state: 'rebooting', phase: 'down', cause: 'command' },
+    { device: 'nvr-002', kind: 'health', state: 'rebooting', phase: 'starting' }
+  ], 'no request among them')
+  await fleet.clock.advance(4000)
+  const later = await readUntil(events, event => event.event === 'data' && dataOf(event).device === 'nvr-003')
+  t.strictSame(later.filter(event => event.event === 'data').map(event => dataOf(event).device), ['nvr-001', 'nvr-002', 'nvr-003'], 'each device\'s edit, named')
+  t.notOk(later.some(event => event.event === 'request'))
+  response.destroy()
+})
+
 t.test('the fleet stream has its own limit of streams, apart from each device\'s; HEAD is bodiless; it needs the admin token', async t => {
   const fleet = await fleetOf(t)
   const url = `${fleet.controlUrl}/__admin/requests/stream`

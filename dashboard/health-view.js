@@ -1,0 +1,118 @@
+/* global document */
+// A device's health: its state now, buttons that change it, and its timeline (what comes next, what changed lately),
+// kept current by the health and data events of the journal's stream.
+import { call, Refusal } from './api.js'
+import { el, showProblems } from './dom.js'
+
+/** Recent changes shown, newest first. */
+const RECENT_SHOWN = 20
+/** How long a single mock-nvr stays away when told to: its admin API, and this page, share the port that goes. */
+const AWAY_MS = 10_000
+
+/**
+ * The buttons. A single mock-nvr's offline and unreachable need a `for` (the port comes back by itself);
+ * a fleet device's admin API is on the control address, so it stays away until brought back.
+ */
+function actionsFor (sharesPort) {
+  const away = sharesPort ? { for: AWAY_MS } : {}
+  const awayLabel = sharesPort ? ` for ${AWAY_MS / 1000} s` : ''
+  return [
+    { label: `Offline${awayLabel}`, health: { state: 'offline', ...away } },
+    { label: `Unreachable${awayLabel}`, health: { state: 'unreachable', ...away } },
+    { label: 'Reboot', health: { state: 'rebooting', down: 5000, starting: 5000 } },
+    { label: 'Slow (1 s an answer)', health: { state: 'slow', latency: 1000 } },
+    { label: 'Online', health: { state: 'online' } }
+  ]
+}
+
+/** Wires the Health section; handle(name, data) takes each event of the journal's stream. */
+export function healthView ({ onError, sharesPort }) {
+  const section = document.querySelector('#health')
+  const state = document.querySelector('#health-state')
+  const until = document.querySelector('#health-until')
+  const actions = document.querySelector('#health-actions')
+  const problems = document.querySelector('#health-problems')
+  const next = document.querySelector('#health-next')
+  const recent = document.querySelector('#health-recent')
+  let recentEvents = []
+
+  for (const { label, health } of actionsFor(sharesPort)) {
+    const button = el('button', { type: 'button', 'data-health': health.state }, label)
+    button.addEventListener('click', () => set(health))
+    actions.append(button)
+  }
+
+  function set (health) {
+    showProblems(problems, '')
+    call('PUT', '/health', health).then(show, error => {
+      if (error instanceof Refusal) showProblems(problems, 'The health was not changed:', error.problems)
+      else onError(error)
+    })
+  }
+
+  function show (report) {
+    const text = stateText(report)
+    state.dataset.state = report.state
+    state.textContent = report.listening === false && report.state !== 'offline' ? `${text}, its port taken: it stays offline` : text
+    until.hidden = report.until === undefined
+    if (report.until !== undefined) until.textContent = `Until ${clockTime(report.until)}: then it comes back by itself${report.state === 'online' ? '' : ' (to its schedule, online without one)'}.`
+    next.replaceChildren(...(report.next.length === 0
+      ? [el('li', { class: 'muted' }, 'Nothing scheduled.')]
+      : report.next.map(step => el('li', {}, el('time', { datetime: step.at }, clockTime(step.at)), ' ', stepText(step)))))
+  }
+
+  function showRecent () {
+    recent.replaceChildren(...(recentEvents.length === 0
+      ? [el('li', { class: 'muted' }, 'No change yet.')]
+      : recentEvents.map(event => el('li', { 'data-kind': event.kind }, el('time', { datetime: event.time }, clockTime(event.time)), ' ', eventText(event)))))
+  }
+
+  async function load () {
+    try {
+      const [report, events] = await Promise.all([call('GET', '/health'), call('GET', '/events')])
+      section.hidden = false
+      recentEvents = events.slice(-RECENT_SHOWN).reverse()
+      show(report)
+      showRecent()
+    } catch (error) {
+      // A proxy serves a real device's answers, whose health is its own: no panel.
+      if (error instanceof Refusal && error.status === 404) section.hidden = true
+      else onError(error)
+    }
+  }
+
+  function handle (name, data) {
+    if (name !== 'health' && name !== 'data') return
+    recentEvents = [data, ...recentEvents].slice(0, RECENT_SHOWN)
+    showRecent()
+    if (name === 'health') call('GET', '/health').then(show, onError)
+  }
+
+  return { load, handle }
+}
+
+function stateText ({ state, phase }) {
+  return phase === undefined ? state : `${state} (${phase})`
+}
+
+function stepText (step) {
+  const details = []
+  if (step.for !== undefined) details.push(`for ${seconds(step.for)}`)
+  if (step.down !== undefined) details.push(`down ${seconds(step.down)}, starting ${seconds(step.starting)}`)
+  if (step.latency !== undefined) details.push(`${step.latency} ms an answer`)
+  return details.length === 0 ? step.state : `${step.state} (${details.join(', ')})`
+}
+
+function eventText (event) {
+  if (event.kind === 'data') return `data: line ${event.line} of camera ${event.camera} ${event.edit}`
+  const cause = event.cause === 'port-taken' ? `port ${event.port} taken` : event.cause
+  return `health: ${stateText(event)}${cause === undefined ? '' : ` (${cause})`}`
+}
+
+function seconds (ms) {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
+}
+
+function clockTime (iso) {
+  return new Date(iso).toLocaleTimeString([], { hour12: false })
+}
