@@ -8,7 +8,7 @@ const TIMERS = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 's
 export default [
   ...neostandard({
     ts: true,
-    ignores: ['dist', 'coverage', '.tap', 'node_modules', '.bundle-test-*']
+    ignores: ['dist', 'coverage', '.tap', 'node_modules', '.cli-under-test']
   }),
   {
     files: ['src/**/*.ts'],

@@ -1,22 +1,16 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { VERSION } from '../../src/util/version.js'
-import { runCli } from '../helpers/cli-process.js'
+import { CLI_UNDER_TEST, runCli } from '../helpers/cli-process.js'
 import { untracked } from '../helpers/untracked.js'
 
-// npm start, the published bin and the Docker image run dist/cli.js, an esbuild bundle: build one the
-// same way, beside dist/ so that it finds the fixtures and package.json as dist/cli.js does, and use it.
+// npm start, the published bin and the Docker image run dist/cli.js, an esbuild bundle. The runner's `before`
+// script builds one the same way, beside dist/ so that it finds the fixtures and package.json as dist/cli.js does.
 const execUntracked = promisify(execFile)
 const run = (file: string, args: string[]) => execUntracked(...untracked(file, args))
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const folder = await mkdtemp(join(ROOT, '.bundle-test-'))
-t.teardown(() => rm(folder, { recursive: true, force: true }))
-const bundle = join(folder, 'cli.js')
-await run(process.execPath, [join(ROOT, 'scripts', 'bundle-cli.js'), bundle])
+const bundle = CLI_UNDER_TEST
 
 t.test('the bundled CLI serves the API, the API page with its files, and stops cleanly', async t => {
   const cli = runCli(['--port', '0', '--log-level', 'warn'], {}, bundle)

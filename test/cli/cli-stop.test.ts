@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { hasScript, quote } from '../helpers/pseudo-terminal.js'
 import { untracked } from '../helpers/untracked.js'
-import { CLI, printed, runCli, SOURCE_FLAGS, TSX_IMPORT } from '../helpers/cli-process.js'
+import { CLI, CLI_UNDER_TEST, printed, runCli, SOURCE_FLAGS } from '../helpers/cli-process.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -52,16 +52,16 @@ function waitReady (child: ReturnType<typeof spawn>): Promise<string> {
   })
 }
 
-// The start script from package.json, in a project of its own whose dist/cli.js runs the CLI from source.
+// The start script from package.json, in a project of its own whose dist/cli.js runs the CLI under test.
 t.test('SIGTERM or SIGINT to npm start stops the server: the port closes and no process is left', async t => {
   const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
   const project = await mkdtemp(join(ROOT, '.start-test-'))
   t.teardown(() => rm(project, { recursive: true, force: true }))
   await mkdir(join(project, 'dist'))
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'start-test', type: 'module', private: true, scripts: { start: scripts.start } }))
-  await writeFile(join(project, 'dist', 'cli.js'), `await import(${JSON.stringify(CLI)})\n`)
+  await writeFile(join(project, 'dist', 'cli.js'), `await import(${JSON.stringify(CLI_UNDER_TEST)})\n`)
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    const npm = spawn(...untracked('npm', ['start', '--', '--port', '0', '--log-level', 'silent'], TSX_IMPORT), {
+    const npm = spawn(...untracked('npm', ['start', '--', '--port', '0', '--log-level', 'silent']), {
       cwd: project,
       env: { ...process.env, FORCE_COLOR: '0' }
     })
@@ -75,7 +75,7 @@ t.test('SIGTERM or SIGINT to npm start stops the server: the port closes and no 
 })
 
 t.test('a second signal while closing exits 1 at once', async t => {
-  const run = runCli(['--port', '0', '--log-level', 'debug', '--latency', '5000'])
+  const run = runCli(['--port', '0', '--log-level', 'debug', '--latency', '5000'], {}, 'from source')
   const url = await run.ready
   // A slow request in flight holds the close open: signalled once the server has it and is waiting.
   const slow = fetch(`${url}/nvr/v1/cameras/cam-security-exit/counting_lines`, { headers: { authorization: 'Bearer x' } }).catch(() => undefined)
@@ -92,7 +92,7 @@ t.test('a terminal that goes away stops the CLI, without a crash', { skip: hasSc
   const folder = await mkdtemp(join(ROOT, '.pty-test-'))
   t.teardown(() => rm(folder, { recursive: true, force: true }))
   const [pidFile, stderrFile] = [join(folder, 'pid'), join(folder, 'stderr')]
-  const cliCommand = [process.execPath, ...SOURCE_FLAGS, CLI, '--port', '0'].map(quote).join(' ')
+  const cliCommand = untracked(process.execPath, [CLI_UNDER_TEST, '--port', '0']).flat().map(quote).join(' ')
   const command = `echo $$ > ${quote(pidFile)}; exec ${cliCommand} 2> ${quote(stderrFile)}`
   const terminal = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
   const url = await waitReady(terminal)
@@ -111,9 +111,10 @@ t.test('SIGTERM to npx mock-nvr stops the server: the port closes and no process
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'npx-test', private: true }))
   await mkdir(join(project, 'node_modules', '.bin'), { recursive: true })
   const bin = join(project, 'node_modules', '.bin', 'mock-nvr')
-  // npx runs outside the runner's coverage; the CLI under it gets the runner's NODE_OPTIONS back.
+  // npx runs outside the runner's coverage; the CLI under it, from source, gets the runner's NODE_OPTIONS back:
+  // its parent watch runs only in a process under npm or npx.
   const nodeOptions = `NODE_OPTIONS=${quote(process.env.NODE_OPTIONS ?? '')}`
-  await writeFile(bin, `#!/bin/sh\nexec env ${nodeOptions} ${quote(process.execPath)} ${TSX_IMPORT} ${quote(CLI)} "$@"\n`, { mode: 0o755 })
+  await writeFile(bin, `#!/bin/sh\nexec env ${nodeOptions} ${[process.execPath, ...SOURCE_FLAGS, CLI].map(quote).join(' ')} "$@"\n`, { mode: 0o755 })
   const npx = spawn(...untracked('npx', ['--no-install', 'mock-nvr', '--port', '0', '--log-level', 'warn']), { cwd: project, env: { ...process.env, FORCE_COLOR: '0' } })
   const url = await waitReady(npx)
   const pids = tree(npx.pid as number)
@@ -125,7 +126,7 @@ t.test('SIGTERM to npx mock-nvr stops the server: the port closes and no process
 
 t.test('outside npm, the bin stops on SIGTERM as the process the user started, and does not watch its parent', async t => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'npm_command')) as Record<string, string>
-  const run = spawn(process.execPath, [...SOURCE_FLAGS, CLI, '--port', '0', '--log-level', 'warn'], { env })
+  const run = spawn(...untracked(process.execPath, [CLI_UNDER_TEST, '--port', '0', '--log-level', 'warn']), { env })
   const url = await waitReady(run)
   run.kill('SIGTERM')
   t.equal((await once(run, 'exit'))[0], 0)

@@ -1,12 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import t from 'tap'
-import { CLI, SOURCE_FLAGS } from '../helpers/cli-process.js'
+import { CLI_UNDER_TEST } from '../helpers/cli-process.js'
 import { hasScript, quote } from '../helpers/pseudo-terminal.js'
+import { untracked } from '../helpers/untracked.js'
 
 // util-linux's script(1) runs the CLI on a pseudo-terminal, as a person's shell would.
 t.test('on a terminal the logs are pretty lines, not JSON', { skip: hasScript() ? false : 'script(1) from util-linux is not installed' }, async t => {
-  const command = `exec ${[process.execPath, ...SOURCE_FLAGS, CLI, '--port', '0', '--token', 'secret-token'].map(quote).join(' ')}`
+  const command = `exec ${untracked(process.execPath, [CLI_UNDER_TEST, '--port', '0', '--token', 'secret-token']).flat().map(quote).join(' ')}`
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
   let output = ''
   let stopped = false

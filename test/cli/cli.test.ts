@@ -26,7 +26,7 @@ t.test('--port 0 prints one ready line with the URL, serves, and SIGTERM exits 0
 })
 
 t.test('environment twins configure it, and SIGINT exits 0 too', async t => {
-  const run = runCli([], { MOCK_NVR_PORT: '0', MOCK_NVR_HOST: '0.0.0.0', MOCK_NVR_LOG_LEVEL: 'info', MOCK_NVR_PRETTY_LOGS: 'false' })
+  const run = runCli([], { MOCK_NVR_PORT: '0', MOCK_NVR_HOST: '0.0.0.0', MOCK_NVR_LOG_LEVEL: 'info', MOCK_NVR_PRETTY_LOGS: 'false' }, 'from source')
   const url = await run.ready
   t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/, 'on every interface, the URL shown is one a person can open')
   t.equal((await fetch(`${url}/healthz`)).status, 200)

@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process'
 import { EventEmitter, once } from 'node:events'
 import t from 'tap'
 import { endQuietlyWhenClosed } from '../../src/cli/closed-output.js'
-import { CLI, SOURCE_FLAGS } from '../helpers/cli-process.js'
+import { CLI_UNDER_TEST } from '../helpers/cli-process.js'
 import { untracked } from '../helpers/untracked.js'
 
 /** Runs the CLI with the reading end of its stdout (or stderr) closed before it writes: `mock-nvr … | true`. */
 async function withClosedOutput (args: string[], closed: 'stdout' | 'stderr' = 'stdout'): Promise<{ code: number | null, other: string }> {
-  // Outside the runner's process tracking (a second of CPU each): what runs here is covered by the other CLI tests.
-  const child = spawn(...untracked(process.execPath, [...SOURCE_FLAGS, CLI, ...args]), { env: { ...process.env, FORCE_COLOR: '0' } })
+  // The bundle, outside the runner's process tracking: what runs here is covered by the in-process tests below.
+  const child = spawn(...untracked(process.execPath, [CLI_UNDER_TEST, ...args]), { env: { ...process.env, FORCE_COLOR: '0' } })
   // Node takes far longer to load the CLI than this takes, so the pipe is closed before its first write.
   child[closed].destroy()
   let other = ''

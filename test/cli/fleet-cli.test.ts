@@ -1,4 +1,4 @@
-import { createServer } from 'node:net'
+import { createServer, type AddressInfo, type Server } from 'node:net'
 import { once } from 'node:events'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -34,7 +34,7 @@ t.test('--fleet FILE with its env twin for the admin token: the devices the file
   const dir = t.testdir({ 'data.json': JSON.stringify(SAMPLE_DATA) })
   const file = join(dir, 'fleet.json')
   await writeFile(file, JSON.stringify({ fixtures: 'data.json', tokens: ['site'], devices: [{ name: 'site-a' }, { name: 'site-b', generate: '2x2' }, { name: 'site-c', tokens: ['c'] }] }))
-  const run = runCli(['--fleet', file, '--port', '0', '--log-level', 'info'], { MOCK_NVR_ADMIN_TOKEN: 'fleet-admin', MOCK_NVR_PRETTY_LOGS: 'false' })
+  const run = runCli(['--fleet', file, '--port', '0', '--log-level', 'info'], { MOCK_NVR_ADMIN_TOKEN: 'fleet-admin', MOCK_NVR_PRETTY_LOGS: 'false' }, 'from source')
   await Promise.race([printed(run, 'mock-nvr fleet of 3 devices ready\n'), run.exit.then(code => { throw new Error(`exited ${String(code)}: ${run.stderr()}`) })])
   const control = /fleet control on (\S+)/.exec(run.stdout())?.[1] as string
   const listed = (await (await fetch(`${control}/__admin/devices`, { headers: ADMIN })).json() as { content: { devices: Array<{ name: string, url: string, cameras: string[] }> } }).content.devices
@@ -48,13 +48,7 @@ t.test('--fleet FILE with its env twin for the admin token: the devices the file
 })
 
 t.test('a busy port names the device and the port, exits 1 and leaves nothing listening', async t => {
-  const probe = createServer().listen(0, '127.0.0.1')
-  await once(probe, 'listening')
-  const port = (probe.address() as { port: number }).port
-  probe.close()
-  await once(probe, 'close')
-  const blocker = createServer().listen(port + 1, '127.0.0.1')
-  await once(blocker, 'listening')
+  const { port, blocker } = await threeFreePortsTheMiddleTaken()
   t.teardown(() => blocker.close())
   const result = await runCommand(['--devices', '3', '--port', String(port), '--control-port', '0', '--log-level', 'silent'])
   t.equal(result.code, 1)
@@ -78,3 +72,29 @@ t.test('fleet-file problems and fleet flags out of place are refused before anyt
   t.match((await runCommand(['--devices', '2', '--watch'])).stderr, '--watch cannot be combined with --devices: a fleet\'s fixtures are not watched')
   t.match((await runCommand(['--devices', '0'])).stderr, '--devices')
 })
+
+/** A port P whose next two were free too, with P+1 held by a server of this test: ports in use elsewhere are skipped. */
+async function threeFreePortsTheMiddleTaken (): Promise<{ port: number, blocker: Server }> {
+  for (;;) {
+    const first = await listenOn(0) as Server
+    const port = (first.address() as AddressInfo).port
+    const [middle, last] = await Promise.all([listenOn(port + 1), listenOn(port + 2)])
+    await Promise.all([first, last].map(closed))
+    if (middle !== undefined && last !== undefined) return { port, blocker: middle }
+    await closed(middle)
+  }
+}
+
+/** A server listening on the port, or undefined if the port is in use. */
+async function listenOn (port: number): Promise<Server | undefined> {
+  const server = createServer()
+  return await new Promise(resolve => {
+    server.once('error', () => resolve(undefined)).listen(port, '127.0.0.1', () => resolve(server))
+  })
+}
+
+async function closed (server: Server | undefined): Promise<void> {
+  if (server === undefined) return
+  server.close()
+  await once(server, 'close')
+}

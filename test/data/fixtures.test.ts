@@ -1,6 +1,7 @@
-import * as fsPromises from 'node:fs/promises'
+import fsPromises from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
+import { spyOnBuiltin } from '../helpers/builtin-spy.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { FixtureError } from '../../src/data/fixture-validation.js'
@@ -234,10 +235,7 @@ t.test('unreadable paths are named', async t => {
 // Root reads any folder, so the refusal a user without the right gets is made by a stand-in readdir.
 t.test('a folder that cannot be listed is named like a file that cannot be read', async t => {
   const refused = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })
-  const { loadFixtures: load } = await t.mockImport<typeof import('../../src/data/fixtures.js')>('../../src/data/fixtures.js', {
-    'node:fs/promises': { ...fsPromises, readdir: async () => { throw refused } }
-  })
+  spyOnBuiltin(t, fsPromises, 'readdir', async () => { throw refused })
   const dir = t.testdir({ locked: {} })
-  // The stand-in module has FixtureError of its own, so the error is matched by its shape.
-  await t.rejects(load(join(dir, 'locked')), { name: 'FixtureError', problems: [{ file: join(dir, 'locked'), path: '', message: 'cannot be read (EACCES)' }] })
+  await t.rejects(loadFixtures(join(dir, 'locked')), { name: 'FixtureError', problems: [{ file: join(dir, 'locked'), path: '', message: 'cannot be read (EACCES)' }] })
 })

@@ -129,7 +129,7 @@ t.test('Ctrl-C while recording leaves no file, and the CLI runs record from argv
   const { url, requests } = await startFakeDevice(t, () => {})
   const folder = t.testdir({})
   const out = join(folder, 'device.json')
-  const cli = runCli(['record', '--target', url, '--token', TOKEN, '--camera', 'c', '--out', out])
+  const cli = runCli(['record', '--target', url, '--token', TOKEN, '--camera', 'c', '--out', out], {}, 'from source')
   while (requests.length === 0) await new Promise(resolve => setTimeout(resolve, 20))
   cli.child.kill('SIGINT')
   t.equal(await cli.exit, 1)

@@ -17,7 +17,7 @@ t.test('mock-nvr proxy forwards, takes the server flags, and writes --record at 
   })
   const folder = t.testdir({})
   const file = join(folder, 'rec.json')
-  const cli = runCli(['proxy', '--port', '0', '--target', url, `--record=${file}`, '--latency', '1', '--insecure', '--log-level', 'info'])
+  const cli = runCli(['proxy', '--port', '0', '--target', url, `--record=${file}`, '--latency', '1', '--insecure', '--log-level', 'info'], {}, 'from source')
   const base = await cli.ready
   const answer = await fetch(`${base}/nvr/v1/cameras/cam-1/counting_lines`, { headers: { authorization: `Bearer ${TOKEN}` } })
   t.equal(answer.status, 200)
