@@ -146,8 +146,13 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
       else answer(0)
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
-  const logRequestsOf = (recorder: RequestRecorder, log: FastifyBaseLogger) => { recorder.logTo(log, requestLineWriter(log)) }
-  logRequestsOf(controlRecorder ?? ownDevice.control.recorder, app.log)
+  // app.log is Fastify's child of the logger given: the quick request line writer is the logger's own, as is a device's.
+  const writeAppRequestLine = requestLineWriter(appLogger)
+  const logRequestsOf = (recorder: RequestRecorder, log: FastifyBaseLogger | undefined) => {
+    if (log === undefined) recorder.logTo(app.log, writeAppRequestLine)
+    else recorder.logTo(log, requestLineWriter(log))
+  }
+  logRequestsOf(controlRecorder ?? ownDevice.control.recorder, undefined)
   app.addHook('preClose', function leaveTheFastPath (done) {
     fastPath.stop()
     done()
@@ -231,7 +236,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
 
   function addListener (role: ListenerRole): DeviceListener {
     if (adminToken !== undefined) refuseAdminTokenOpening(role.device, adminToken)
-    logRequestsOf(role.device.control.recorder, role.log ?? app.log)
+    logRequestsOf(role.device.control.recorder, role.log)
     // Made by Fastify's server factory, which ran when the app was made.
     const server = createListenerServer(role, fastPath, fastifyHandler as FastifyServerFactoryHandler, settings as ServerSettings)
     server.on('clientError', answerClientError)

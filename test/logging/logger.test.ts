@@ -15,6 +15,8 @@ import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
+import { startMockNvr } from '../../src/start/start-mock-nvr.js'
+import { startMockFleet } from '../../src/fleet/start-mock-fleet.js'
 
 /** Fastify's log controller, writing request lines to this logger as the app sets it up. */
 function controllerLoggingTo (log: FastifyBaseLogger): RecordEachRequest {
@@ -192,4 +194,26 @@ t.test('a device\'s logger names the device on every line, request lines too, JS
   const { lines, stream } = capture()
   requestLineWriter(deviceLogger(pino(stream), 'nvr-009'))('req-3', 'GET', '/z', 200, 1)
   t.match(lines, [{ device: 'nvr-009', reqId: 'req-3', msg: 'request completed' }])
+})
+
+t.test('the app and a fleet\'s devices write request lines with the JSON logger\'s quick writer, never through info()', async t => {
+  for (const fleet of [false, true]) {
+    const { io, text } = scriptedIo()
+    const sink = new LogSink(1, 1 << 20, io)
+    const logger = jsonLogger('info', sink)
+    const infoCalls: unknown[] = []
+    const running = fleet ? await startMockFleet({ count: 1, data: SAMPLE_DATA, logger }) : await startMockNvr({ port: 0, data: SAMPLE_DATA, logger })
+    t.teardown(() => running.close())
+    const nvr = 'devices' in running ? running.devices[0]! : running
+    // Request lines through info() would pass here: the app's logger and the device's.
+    const spy = (log: FastifyBaseLogger) => { const info = log.info.bind(log); log.info = ((...args: unknown[]) => { infoCalls.push(args); (info as (...a: unknown[]) => void)(...args) }) as never }
+    spy(nvr.app.log)
+    for (const url of ['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/nope/counting_lines']) {
+      await (await fetch(`${nvr.url}${url}`, { headers: AUTH })).arrayBuffer()
+    }
+    await sink.flushed()
+    const lines = text().trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>).filter(line => line.msg === 'request completed')
+    t.match(lines, [{ statusCode: 200 }, { statusCode: 404 }], fleet ? 'a fleet device' : 'a single mock-nvr')
+    t.strictSame(infoCalls.filter(args => (args as unknown[])[1] === 'request completed'), [])
+  }
 })
