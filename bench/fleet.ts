@@ -61,6 +61,8 @@ async function main (): Promise<void> {
 
   const many = await ServerProcess.start({ command: fleetCommand(loaded, BASE_PORT, LOAD_DATA), port: BASE_PORT + loaded - 1, probePath: '/healthz', headers: {}, pin })
   const manyLoad = await load(many, Array.from({ length: loaded }, (_, index) => `http://127.0.0.1:${BASE_PORT + index}`), loaded, duration)
+  // The same fleet with every connection on its first device: what the other devices' mere presence costs.
+  const firstLoad = await load(many, [`http://127.0.0.1:${BASE_PORT}`], loaded, duration)
   await many.stop()
   const one = await ServerProcess.start({ command: fleetCommand(1, BASE_PORT, LOAD_DATA), port: BASE_PORT, probePath: '/healthz', headers: {}, pin })
   const oneLoad = await load(one, [`http://127.0.0.1:${BASE_PORT}`], loaded, duration)
@@ -72,7 +74,7 @@ async function main (): Promise<void> {
     command: `npm run bench:fleet -- ${process.argv.slice(2).join(' ')}`.replace(/ -- $/, ''),
     machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, node: process.version, loadAverage: loadavg().map(each => Math.round(each * 100) / 100), pinned: pin },
     start: { devices, msToLastDevice: Math.round(fleet.startMs), rssMb: memory?.rssMb, peakRssMb: memory?.peakRssMb },
-    load: { route: PATH, connections: loaded, seconds: duration, devicesRps: manyRps, oneDeviceRps: oneRps, ratio: Math.round(manyRps / oneRps * 100) / 100, devicesCpuMicrosPerRequest: manyLoad.cpuMicros, oneDeviceCpuMicrosPerRequest: oneLoad.cpuMicros, cpuRatio }
+    load: { route: PATH, connections: loaded, seconds: duration, devicesRps: manyRps, oneDeviceRps: oneRps, ratio: Math.round(manyRps / oneRps * 100) / 100, devicesCpuMicrosPerRequest: manyLoad.cpuMicros, oneDeviceCpuMicrosPerRequest: oneLoad.cpuMicros, cpuRatio, firstOfFleetRps: firstLoad.rps, firstOfFleetCpuMicrosPerRequest: firstLoad.cpuMicros }
   }
   if (values.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
@@ -83,6 +85,7 @@ async function main (): Promise<void> {
     `${devices} devices: the last one serves ${report.start.msToLastDevice} ms after the spawn, ${String(report.start.rssMb)} MB resident (peak ${String(report.start.peakRssMb)} MB)`,
     `${loaded} devices, ${loaded} connections (one each), ${duration} s on ${PATH}: ${manyRps} requests/s`,
     `1 device, ${loaded} connections, ${duration} s on the same route: ${oneRps} requests/s`,
+    `the first device of the ${loaded}, all ${loaded} connections on it: ${firstLoad.rps} requests/s, ${String(firstLoad.cpuMicros)} µs of server CPU per request`,
     `ratio: ${report.load.ratio} (${loaded} devices / one device)`,
     `server CPU per request: ${String(manyLoad.cpuMicros)} µs with ${loaded} devices, ${String(oneLoad.cpuMicros)} µs with one; ratio ${String(cpuRatio)} (one device's cost / a fleet device's: 1 means no per-device cost)`
   ].join('\n') + '\n')

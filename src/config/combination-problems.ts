@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net'
 import { describeOversize } from '../data/generate-size.js'
 import { fieldProblem, together, type OptionsProblem } from './option-problems.js'
-import type { ResolvedOptions } from './options.js'
+import type { ResolvedOptions } from './options-schema.js'
 import { scopeConflict } from '../contract/scoped-tokens.js'
 
 /** What only the server's options can get wrong: the host, a generated size, and options that go (or never go) together. */

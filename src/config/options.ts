@@ -1,91 +1,15 @@
-import { Type, type Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { FastifyBaseLogger } from 'fastify'
-import { GenerateSizeSchema } from '../data/generate-size.js'
 import { DEFAULT_JOURNAL_SIZE } from '../control/journal.js'
 import { combinationProblem } from './combination-problems.js'
 import { DEFAULT_LIMITS } from './limits.js'
 import { findOptionsProblem, OptionsError, type OptionsProblem } from './option-problems.js'
-import { SHARED_OPTION_DEFAULTS, SharedOptionSchemas } from './shared-options.js'
-import { MAX_TIMER_MS } from '../util/delay.js'
+import { DEFAULT_MAX_HEADER_SIZE, OptionsSchema, type ResolvedOptions } from './options-schema.js'
+import { SHARED_OPTION_DEFAULTS } from './shared-options.js'
 import type { HealthOption } from '../health/health-spec.js'
 
 export { OptionsError }
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
-
-/** The most devices one fleet starts. */
-export const MAX_FLEET_DEVICES = 20_000
-
-/** The options that start a fleet rather than one device. */
-export const FLEET_OPTIONS = ['devices', 'fleet', 'manifest', 'controlPort', 'offlineFraction', 'flappingFraction'] as const
-
-/** The default of maxHeaderSize, in bytes. */
-export const DEFAULT_MAX_HEADER_SIZE = 65536
-
-export const OptionsSchema = Type.Object({
-  /** TCP port to listen on; 0 picks a free one. */
-  port: Type.Integer({ minimum: 0, maximum: 65535 }),
-  /** Interface to listen on. */
-  host: Type.String({ minLength: 1 }),
-  /** PEM certificate file (its chain may follow) to serve HTTPS with; needs tlsKey. */
-  tlsCert: Type.Optional(Type.String({ minLength: 1 })),
-  /** PEM private key file of tlsCert. */
-  tlsKey: Type.Optional(Type.String({ minLength: 1 })),
-  /** Serve HTTPS with a certificate generated at start for localhost, 127.0.0.1, ::1, this machine's name and the host. */
-  tlsSelfSigned: Type.Boolean(),
-  /** A fixture file or a folder of them; the bundled demo data when absent. */
-  fixtures: Type.Optional(Type.String({ minLength: 1 })),
-  tokens: SharedOptionSchemas.tokens,
-  scopedTokens: SharedOptionSchemas.scopedTokens,
-  rateLimit: Type.Optional(SharedOptionSchemas.rateLimit),
-  corsOrigins: SharedOptionSchemas.corsOrigins,
-  /** pino level, or silent. */
-  logLevel: Type.Union(LOG_LEVELS.map(level => Type.Literal(level)), { description: `one of ${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1) as string}` }),
-  /** Human-readable logs instead of JSON lines. */
-  prettyLogs: Type.Boolean(),
-  seed: SharedOptionSchemas.seed,
-  /** Largest request line plus headers, in bytes; it also bounds how long an id in the path can be. */
-  maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 }),
-  /** Milliseconds a client has to send the request line and headers (a longer request time-out is shortened to it); 0 for no limit. */
-  headersTimeout: Type.Integer({ minimum: 0, maximum: 3600000 }),
-  /** Milliseconds a client has to send a whole request, body included; 0 for no limit. */
-  requestTimeout: Type.Integer({ minimum: 0, maximum: 3600000 }),
-  /** Milliseconds an idle keep-alive connection stays open. */
-  keepAliveTimeout: Type.Integer({ minimum: 1, maximum: 3600000 }),
-  /** Connections held at once; any more are closed unanswered. 0 for no cap. */
-  maxConnections: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-  /** Reload the fixtures when they change on disk; a bad edit is logged and the last good data kept. */
-  watch: Type.Boolean(),
-  /** Serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see seed). */
-  generate: Type.Optional(GenerateSizeSchema),
-  /** Bearer token of the admin API under /__admin/; without it the admin API is off. */
-  adminToken: Type.Optional(Type.String({ minLength: 1, pattern: '^\\S+$' })),
-  latency: SharedOptionSchemas.latency,
-  /** Let a request ask for its own fault with `Prefer: code=503` or `Prefer: delay=800`. */
-  allowPrefer: Type.Boolean(),
-  /** How many requests the journal keeps, the oldest dropped first; 0 keeps none. */
-  journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-  /** A JSON file of the device's schedule: { "health": steps or a pattern, "drift": { "every": ms } }. */
-  schedule: Type.Optional(Type.String({ minLength: 1 })),
-  /** Edit the data every this many milliseconds, seeded: a line renamed, moved, added or removed. */
-  drift: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS })),
-  /** The schedules' clock: the machine's, or a manual one that moves only when told (advance). */
-  clock: Type.Union([Type.Literal('real'), Type.Literal('manual')], { description: '"real" or "manual"' }),
-  /** A fleet: this many devices, nvr-001 …, on port … port+N−1 (startMockFleet's count). */
-  devices: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FLEET_DEVICES })),
-  /** A fleet: the devices a fleet file lists. */
-  fleet: Type.Optional(Type.String({ minLength: 1 })),
-  /** A fleet: the JSON file its devices' names, URLs and cameras are written to before it is ready. */
-  manifest: Type.Optional(Type.String({ minLength: 1 })),
-  /** A fleet: the port of its admin API and dashboard; port−1 by default, a free one under port 0. */
-  controlPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
-  /** A fleet: this share of its devices, chosen by the seed, is offline from the start. */
-  offlineFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  /** A fleet: this share of its devices, chosen by the seed, flaps (up 5 s, down 5 s, each at its own phase). */
-  flappingFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 }))
-}, { additionalProperties: false })
-export type ResolvedOptions = Static<typeof OptionsSchema>
+export { DEFAULT_MAX_HEADER_SIZE, FLEET_OPTIONS, LOG_LEVELS, MAX_FLEET_DEVICES, OptionsSchema, type ResolvedOptions } from './options-schema.js'
 
 /** What startMockNvr takes: every field optional, plus in-memory data or your own logger. */
 export type MockNvrOptions = Partial<ResolvedOptions> & {
