@@ -1,4 +1,4 @@
-/* global document, location, setTimeout, clearTimeout, setInterval, clearInterval, AbortController, console */
+/* global document, location, setTimeout, clearTimeout, setInterval, clearInterval, AbortController, ResizeObserver, console */
 // The dashboard: asks for the admin token once per tab, then shows the data, the requests live and the faults.
 import { call, readJournalStream, Refusal, ServerGone, token, TokenRefused, useDevice } from './api.js'
 import { fleetView } from './fleet-view.js'
@@ -24,6 +24,10 @@ const nav = document.querySelector('nav')
 const navNote = document.querySelector('#nav-note')
 const offline = document.querySelector('#offline')
 const offlineText = document.querySelector('#offline-text')
+
+// A section reached by its link starts below the sticky header, however many lines the header wraps to.
+const header = document.querySelector('.top')
+new ResizeObserver(() => document.documentElement.style.setProperty('--header-height', `${header.offsetHeight}px`)).observe(header)
 const cameraIds = document.querySelector('#camera-ids')
 
 /** The current connection: stopped when the token changes, woken to retry at once. */
