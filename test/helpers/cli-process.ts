@@ -18,7 +18,7 @@ export const TSX_IMPORT = `--import=${new URL('tsx-with-sources.js', import.meta
 export const SOURCE_FLAGS = [TSX_IMPORT, '--enable-source-maps']
 
 /**
- * The CLI bundled from src/ as npm run build bundles it, by tap's `before` script (.taprc). Ready in about 0.5 s
+ * The CLI bundled from src/ as npm run build bundles it, by test/helpers/cli-under-test.js. Ready in about 0.5 s
  * with plain node, where the sources under tsx and the runner's coverage tracking take 1.8 s: most spawned CLIs
  * test the process (its ready line, signals, pipes), not lines the in-process tests leave uncovered.
  */
