@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { ok, invalidBody, route } from './routing.js'
+import { guardAdminArea, ok, invalidBody, route } from './routing.js'
 import { adminApi, registerClock, type HandClock } from './routes.js'
-import { adminArea, requireBearer } from '../wire/area-guard.js'
-import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { apiErrors } from '../wire/errors.js'
@@ -38,9 +36,7 @@ export type FleetJournalEntry = { device: string } & JournalEntry
  */
 export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPolicy, { roster, manualClock }: FleetAdmin): Promise<void> {
   await app.register(async function fleetAdmin (fleet) {
-    fleet.setValidatorCompiler(compileWithTypeBox(invalidBody))
-    fleet.removeContentTypeParser('text/plain')
-    fleet.addHook('onRequest', requireBearer(adminArea(tokens)))
+    guardAdminArea(fleet, tokens)
     const each = (act: (entry: RosterEntry) => void) => { for (const entry of roster.entries) act(entry) }
 
     route(fleet, '/devices', {

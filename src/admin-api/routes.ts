@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { invalidBody, ok, route } from './routing.js'
-import { adminArea, requireBearer } from '../wire/area-guard.js'
-import { compileWithTypeBox } from '../wire/typebox-validator.js'
+import { guardAdminArea, invalidBody, ok, route } from './routing.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
 import type { RequestJournal } from '../control/journal.js'
@@ -54,11 +52,7 @@ const PORT_GOING_STATES: ReadonlySet<unknown> = new Set(['offline', 'unreachable
  * on one device's control, found from the request: a single mock-nvr's own, or the device a fleet's path names.
  */
 export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, controlOf, streamLimits, sharesDevicePort = false, manualClock }) {
-  // A mistake in a body is a 400 naming each JSON path.
-  app.setValidatorCompiler(compileWithTypeBox(invalidBody))
-  // JSON only: a text body would otherwise reach validation as a string and read as "must be an object".
-  app.removeContentTypeParser('text/plain')
-  app.addHook('onRequest', requireBearer(adminArea(tokens)))
+  guardAdminArea(app, tokens)
 
   route(app, '/data', {
     GET: (request, reply) => ok(reply, controlOf(request).data()),

@@ -5,6 +5,9 @@ import { JSON_CONTENT_TYPE, successEnvelope } from '../contract/envelope.js'
 import { READ_METHODS } from '../contract/paths.js'
 import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
 import { refuseOtherMethods } from '../wire/method-not-allowed.js'
+import { adminArea, requireBearer } from '../wire/area-guard.js'
+import { compileWithTypeBox } from '../wire/typebox-validator.js'
+import type { TokenPolicy } from '../wire/token-policy.js'
 
 // The plumbing of the admin API: its routes, answers and body checks.
 
@@ -12,6 +15,16 @@ const hidden = { hide: true }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>
 interface RouteOptions { bodyLimit?: number, schema?: { hide: boolean, body?: TSchema } }
+
+/**
+ * Makes the plugin an admin area: the admin token on every request, JSON bodies only (a text body would otherwise
+ * reach validation as a string and read as "must be an object"), and a mistake in a body a 400 naming each JSON path.
+ */
+export function guardAdminArea (app: FastifyInstance, tokens: TokenPolicy): void {
+  app.setValidatorCompiler(compileWithTypeBox(invalidBody))
+  app.removeContentTypeParser('text/plain')
+  app.addHook('onRequest', requireBearer(adminArea(tokens)))
+}
 
 /** Registers the methods of one admin path; any other method there is a 405 with Allow. */
 export function route (app: FastifyInstance, url: string, handlers: Partial<Record<HTTPMethods, Handler>>, options: RouteOptions = {}): void {
