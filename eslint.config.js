@@ -2,7 +2,7 @@ import neostandard from 'neostandard'
 
 // The library runs inside test environments that replace the global timers with a page's (jsdom under Vitest's
 // vmThreads pool), whose timers have no unref(): src/ takes Node's own from node:timers, but for code that the
-// browser bundle of mock-nvr/msw shares (test/msw/browser-bundle.test.ts says which).
+// browser bundle of mock-nvr/msw shares (test/msw/browser-bundle.batched.test.ts says which).
 const TIMERS = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate']
 
 export default [

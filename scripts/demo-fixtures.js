@@ -1,5 +1,5 @@
 // Writes src/msw/demo-fixtures.ts from fixtures/*.json: the MSW handlers serve the bundled demo data
-// in a browser, where there is no file system to read fixtures/ from. test/msw/demo-fixtures.test.ts
+// in a browser, where there is no file system to read fixtures/ from. test/msw/handlers.batched.test.ts
 // fails when the module and the files differ: run this after editing fixtures/.
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 

@@ -61,7 +61,7 @@ const DEFAULTS: ResolvedOptions = { ...LIBRARY_DEFAULTS, ...CLI_DEFAULTS }
 /** The default --help and the README show: the value the code uses, or its words for it. */
 export function shownDefault (option: CliOption): string {
   if (option.defaultText !== undefined) return option.defaultText
-  // A switch's flag can only turn it on, so every switch is off by default (test/config/options.test.ts checks).
+  // A switch's flag can only turn it on, so every switch is off by default (test/config/options.batched.test.ts checks).
   if (option.kind === 'switch') return 'off'
   return String(DEFAULTS[option.key])
 }
