@@ -1,9 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { DataStore } from '../data/data-store.js'
 import type { MockControl } from '../control/mock-control.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import { deviceArea, type BearerArea } from '../wire/area-guard.js'
+import type { RequestGate } from '../wire/request-gate.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,13 +11,6 @@ declare module 'fastify' {
     readonly device: DeviceContext
   }
 }
-
-/**
- * Takes a request before anything else of the device sees it: writes an answer, holds the connection, or
- * calls `proceed` later to let it go on after all (a slow device), and returns true; or returns false to let it
- * go on now. Where a device's state (rebooting, unreachable, slow) stops requests.
- */
-export type RequestGate = (request: IncomingMessage, response: ServerResponse, proceed: () => void) => boolean
 
 /** What a device is made of; a device of a fleet shares its store's data with the devices of the same fixtures. */
 export interface DeviceParts {

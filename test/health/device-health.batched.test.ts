@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import t, { type Test } from 'tap'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RequestGate } from '../../src/device/device-context.js'
+import type { RequestGate } from '../../src/wire/request-gate.js'
 import { DeviceHealth, type HealthListener } from '../../src/health/device-health.js'
 import { DeviceEvents } from '../../src/control/device-events.js'
 import { ManualClock } from '../../src/util/clock.js'
