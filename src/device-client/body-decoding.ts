@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import { promisify } from 'node:util'
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib'
 
@@ -40,9 +41,8 @@ export class BodyDecodingError extends Error {
  * stops at maxBytes of output, so a small answer that inflates to gigabytes costs no more than maxBytes.
  */
 export async function decodeBody (body: Buffer, contentEncoding: string, maxBytes: number): Promise<Buffer> {
-  const codings = contentEncoding.split(',').map(coding => coding.trim().toLowerCase()).filter(coding => coding !== '' && coding !== 'identity')
   let decoded = body
-  for (const coding of codings.reverse()) {
+  for (const coding of codingsOf(contentEncoding).reverse()) {
     const decoder = DECODERS[coding]
     if (decoder === undefined) throw new BodyDecodingError(`its Content-Encoding ${JSON.stringify(coding)} is not one this client reads (${ACCEPTED_ENCODINGS})`)
     if (decoded.length === 0) continue
@@ -54,4 +54,21 @@ export async function decodeBody (body: Buffer, contentEncoding: string, maxByte
     }
   }
   return decoded
+}
+
+/**
+ * The headers that describe the decoded body: no Content-Encoding or Content-Length, and an ETag made weak once a
+ * coding was undone. A strong ETag names the bytes sent; the decoded body is the same representation in other
+ * bytes, which only a weak ETag may name (RFC 9110, 8.8.1), as a server weakens its own when it compresses.
+ */
+export function decodedHeaders (headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const { 'content-encoding': contentEncoding = '', 'content-length': _length, ...decoded } = headers
+  const { etag } = decoded
+  if (etag !== undefined && !etag.startsWith('W/') && codingsOf(contentEncoding).length > 0) decoded.etag = `W/${etag}`
+  return decoded
+}
+
+/** The codings of a Content-Encoding in the order applied, identity left out. */
+function codingsOf (contentEncoding: string): string[] {
+  return contentEncoding.split(',').map(coding => coding.trim().toLowerCase()).filter(coding => coding !== '' && coding !== 'identity')
 }

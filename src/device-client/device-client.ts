@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { clearTimeout, setTimeout } from 'node:timers'
 import { Agent, type Dispatcher } from 'undici'
 import { formatBytes } from '../util/byte-size.js'
-import { ACCEPTED_ENCODINGS, BodyDecodingError, decodeBody } from './body-decoding.js'
+import { ACCEPTED_ENCODINGS, BodyDecodingError, decodeBody, decodedHeaders } from './body-decoding.js'
 import type { DeviceConnection } from './device-target.js'
 import { describeFailure, NoAnswerError } from './request-failure.js'
 
@@ -82,9 +82,7 @@ export class DeviceClient {
       const encoding = answerHeaders['content-encoding']
       if (encoding === undefined) return { status: response.statusCode, headers: answerHeaders, body: raw }
       const decoded = await decodeBody(raw, encoding, maxBodyBytes)
-      delete answerHeaders['content-encoding']
-      delete answerHeaders['content-length']
-      return { status: response.statusCode, headers: answerHeaders, body: decoded }
+      return { status: response.statusCode, headers: decodedHeaders(answerHeaders), body: decoded }
     } catch (error) {
       if (stopped !== undefined) throw stopped
       if (error instanceof NoAnswerError) throw error

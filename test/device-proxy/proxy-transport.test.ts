@@ -71,6 +71,25 @@ t.test('the proxy warns once per path where the device departs from mock-nvr whe
   t.equal(proxy.requests().at(-1)?.contractViolations, 0, 'not a violation')
 })
 
+t.test('a strong ETag of a compressed answer is passed on weak: the client gets other bytes than the device sent', async t => {
+  const body = JSON.stringify(ok(DATA.counting_lines))
+  const { url } = await startFakeDevice(t, (request, response) => {
+    const compressed = request.url?.includes('gzip') === true
+    response.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      etag: request.url?.includes('weak') === true ? 'W/"w-1"' : '"s-1"',
+      ...(compressed ? { 'content-encoding': 'gzip' } : request.url?.includes('coded') === true ? { 'content-encoding': 'Identity' } : {})
+    })
+    response.end(compressed ? gzipSync(body) : body)
+  })
+  const { proxy } = await proxyTo(t, url)
+  const etagOf = async (camera: string) => (await rawGet(`${proxy.url}/nvr/v1/cameras/${camera}/counting_lines`, AUTH)).headers.etag
+  t.equal(await etagOf('gzip'), 'W/"s-1"', 'decoded: weak')
+  t.equal(await etagOf('gzip-weak'), 'W/"w-1"', 'weak already: as it was')
+  t.equal(await etagOf('identity'), '"s-1"', 'sent as is: as the device sent it')
+  t.equal(await etagOf('identity-coded'), '"s-1"', 'in the identity coding, named: as the device sent it')
+})
+
 t.test('an answer the proxy cannot decode, or that decodes past the limit, is a 502: never passed on corrupted', async t => {
   const { url } = await startFakeDevice(t, (request, response) => {
     const bomb = request.url?.endsWith('bomb/counting_lines') === true
