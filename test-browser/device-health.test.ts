@@ -36,6 +36,8 @@ t.test('the Health panel shows the schedule coming next, and the changes and edi
   await next.getByText('rebooting (down 2 s, starting 3 s)').waitFor()
   t.equal(await panel.getByRole('status').textContent(), 'online')
   t.equal(await panel.getByRole('list', { name: 'Recent changes' }).textContent(), 'No change yet.')
+  const widthOf = async (selector: string) => (await page.locator(selector).boundingBox())?.width
+  t.equal(await widthOf('#health'), await widthOf('#data'), 'on a wide screen the panel takes the page\'s width, as the data does')
 
   const clock = await fetch(`${nvr.url}/__admin/clock`, { method: 'POST', headers: { ...ADMIN, 'content-type': 'application/json' }, body: '{"advance":60000}' })
   t.equal(clock.status, 200)
