@@ -102,11 +102,11 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
       })
       await device.register(adminApi, {
         tokens,
-        controlOf: request => {
+        deviceOf: request => {
           const { name } = request.params as { name: string }
           const entry = roster.find(name)
           if (entry === undefined) throw apiErrors.deviceNotFound(name)
-          return entry.device.control
+          return entry.device
         }
       })
     }, { prefix: '/devices/:name' })
@@ -116,7 +116,7 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
 
 function listed ({ device, url }: RosterEntry): ListedDevice {
   // Every device of a fleet has its health (start-mock-fleet.ts gives each a DeviceLife).
-  const health = device.control.health as NonNullable<typeof device.control.health>
+  const health = device.health as NonNullable<typeof device.health>
   return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state: stateOf(health.report()), requests: device.control.journal.total }
 }
 

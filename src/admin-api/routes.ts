@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { guardAdminArea, invalidBody, ok, route } from './routing.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
+import type { DeviceContext } from '../device/device-context.js'
 import type { RequestJournal } from '../control/journal.js'
 import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { ApiError, apiErrors } from '../wire/errors.js'
@@ -23,8 +24,8 @@ const DATA_BODY_LIMIT = 64 * 1024 * 1024
 export interface AdminApiOptions {
   /** The admin token, the only one that opens every admin call. */
   tokens: TokenPolicy
-  /** The control a request acts on: its device's, or the one a fleet's path names; throws an ApiError when there is none. */
-  controlOf: (request: FastifyRequest) => MockControl
+  /** The device a request acts on: its own, or the one a fleet's path names; throws an ApiError when there is none. */
+  deviceOf: (request: FastifyRequest) => DeviceContext
   /** Limits of GET /__admin/requests/stream; each one missing takes its default. */
   streamLimits?: Partial<JournalStreamLimits>
   /**
@@ -51,18 +52,18 @@ const PORT_GOING_STATES: ReadonlySet<unknown> = new Set(['offline', 'unreachable
  * The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. It acts
  * on one device's control, found from the request: a single mock-nvr's own, or the device a fleet's path names.
  */
-export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, controlOf, streamLimits, sharesDevicePort = false, manualClock }) {
+export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, deviceOf, streamLimits, sharesDevicePort = false, manualClock }) {
   guardAdminArea(app, tokens)
 
   route(app, '/data', {
-    GET: (request, reply) => ok(reply, controlOf(request).data()),
+    GET: (request, reply) => ok(reply, deviceOf(request).control.data()),
     PUT: (request, reply) => {
-      const summary = useData(controlOf(request), request.body)
+      const summary = useData(deviceOf(request).control, request.body)
       request.log.info(summary, 'admin: data replaced')
       return ok(reply, summary)
     },
     DELETE: (request, reply) => {
-      const summary = controlOf(request).resetData()
+      const summary = deviceOf(request).control.resetData()
       request.log.info(summary, 'admin: data reset to the start-up data')
       return ok(reply, summary)
     }
@@ -70,23 +71,23 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
 
   route(app, '/requests', {
     GET: (request, reply) => {
-      const control = controlOf(request)
+      const control = deviceOf(request).control
       return ok(reply, { requests: control.requests(), total: control.journal.total, capacity: control.journal.capacity })
     },
     DELETE: (request, reply) => {
-      controlOf(request).resetRequests()
+      deviceOf(request).control.resetRequests()
       return ok(reply, null)
     }
   })
 
   route(app, '/events', {
-    GET: (request, reply) => ok(reply, controlOf(request).events.entries())
+    GET: (request, reply) => ok(reply, deviceOf(request).control.events.entries())
   })
 
   route(app, '/health', {
-    GET: (request, reply) => ok(reply, healthOf(controlOf(request)).report()),
+    GET: (request, reply) => ok(reply, healthOf(deviceOf(request)).report()),
     PUT: async (request, reply) => {
-      const health = healthOf(controlOf(request))
+      const health = healthOf(deviceOf(request))
       const report = setHealth(health, request.body, sharesDevicePort)
       request.log.info({ health: request.body }, `admin: health set to ${report.state}`)
       await health.settled()
@@ -111,18 +112,18 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     done()
   })
   route(app, '/requests/stream', {
-    GET: (request, reply) => answerWithStream(reply, journalStreamOf(controlOf(request)))
+    GET: (request, reply) => answerWithStream(reply, journalStreamOf(deviceOf(request).control))
   })
 
   route(app, '/faults', {
-    GET: (request, reply) => ok(reply, controlOf(request).faults()),
+    GET: (request, reply) => ok(reply, deviceOf(request).control.faults()),
     POST: (request, reply) => {
-      const fault = injectFault(controlOf(request), request.body)
+      const fault = injectFault(deviceOf(request).control, request.body)
       request.log.info({ fault }, `admin: ${fault.id} injected`)
       return ok(reply, fault, 201)
     },
     DELETE: (request, reply) => {
-      controlOf(request).clearFaults()
+      deviceOf(request).control.clearFaults()
       request.log.info('admin: every fault cleared')
       return ok(reply, null)
     }
@@ -131,7 +132,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   route(app, '/faults/:id', {
     DELETE: (request, reply) => {
       const { id } = request.params as { id: string }
-      if (!controlOf(request).clearFaults(id)) throw apiErrors.faultNotFound(id)
+      if (!deviceOf(request).control.clearFaults(id)) throw apiErrors.faultNotFound(id)
       request.log.info(`admin: ${id} cleared`)
       return ok(reply, null)
     }
@@ -139,18 +140,18 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
 
   // The tokens are never given back, nor logged: GET and PUT answer how many there are.
   route(app, '/scoped-tokens', {
-    GET: (request, reply) => ok(reply, controlOf(request).scopedTokens()),
+    GET: (request, reply) => ok(reply, deviceOf(request).control.scopedTokens()),
     PUT: (request, reply) => {
-      const summary = setScopedTokens(controlOf(request), request.body)
+      const summary = setScopedTokens(deviceOf(request).control, request.body)
       request.log.info(summary, 'admin: scoped tokens replaced')
       return ok(reply, summary)
     }
   }, { schema: { hide: true, body: ScopedTokensSchema } })
 
   route(app, '/rate-limit', {
-    GET: (request, reply) => ok(reply, controlOf(request).rateLimit()),
+    GET: (request, reply) => ok(reply, deviceOf(request).control.rateLimit()),
     PUT: (request, reply) => {
-      const summary = controlOf(request).setRateLimit((request.body as { rateLimit: number | null }).rateLimit)
+      const summary = deviceOf(request).control.setRateLimit((request.body as { rateLimit: number | null }).rateLimit)
       request.log.info(summary, 'admin: rate limit set')
       return ok(reply, summary)
     }
@@ -158,7 +159,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
 
   route(app, '/reset', {
     POST: (request, reply) => {
-      controlOf(request).reset()
+      deviceOf(request).control.reset()
       request.log.info('admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal')
       return ok(reply, null)
     }
@@ -209,10 +210,10 @@ export function registerClock (app: FastifyInstance, { clock, settled }: HandClo
   }, { schema: { hide: true, body: ClockBodySchema } })
 }
 
-function healthOf (control: MockControl): DeviceHealth {
+function healthOf (device: DeviceContext): DeviceHealth {
   // A proxy serves a device's answers, whose health is its own.
-  if (control.health === undefined) throw apiErrors.routeNotFound()
-  return control.health
+  if (device.health === undefined) throw apiErrors.routeNotFound()
+  return device.health
 }
 
 function setHealth (health: DeviceHealth, body: unknown, sharesDevicePort: boolean) {

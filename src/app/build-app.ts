@@ -228,7 +228,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX })
   else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: ownDevice.control.faultControl })
   if (adminTokens !== undefined) {
-    if (fleet === undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, controlOf: request => request.device.control, sharesDevicePort: true, ...(manualClock === undefined ? {} : { manualClock }) })
+    if (fleet === undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, deviceOf: request => request.device, sharesDevicePort: true, ...(manualClock === undefined ? {} : { manualClock }) })
     else await registerFleetAdmin(app, adminTokens, fleet)
   }
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.

@@ -5,7 +5,6 @@ import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry } from './journal.js'
 import { RequestRecorder } from './request-recorder.js'
 import { DeviceEvents } from './device-events.js'
-import type { DeviceHealth } from '../health/device-health.js'
 import { ScopedTokensSchema, type FixtureData, type ScopedToken } from '../wire/schemas.js'
 import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control-verbs.js'
 import { RateLimiter } from '../contract/rate-limit.js'
@@ -54,8 +53,6 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly recorder: RequestRecorder
   /** The device's own changes: its health, its data's drift. */
   readonly events = new DeviceEvents()
-  /** The device's health, once its port listens; none for the MSW handlers or a proxy. */
-  health: DeviceHealth | undefined
   readonly #onReset: Array<() => void> = []
   /** The rate limit per token of the device API. */
   readonly rateLimiter: RateLimiter

@@ -4,6 +4,7 @@ import type { CorsPolicy } from '../wire/cors.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import { deviceArea, type BearerArea } from '../wire/area-guard.js'
 import type { RequestGate } from '../wire/request-gate.js'
+import type { DeviceHealth } from '../health/device-health.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,6 +38,8 @@ export class DeviceContext {
   readonly area: BearerArea
   /** Stops requests before the fast path and Fastify when set; null lets every request through. */
   gate: RequestGate | null = null
+  /** The device's health, once its port listens; none for a proxy or an app that only answers inject(). */
+  health: DeviceHealth | undefined = undefined
 
   constructor ({ name, store, tokens, cors, control }: DeviceParts) {
     this.name = name

@@ -50,7 +50,7 @@ export class DeviceLife {
     this.#seed = seed
     this.#log = log
     this.health = new DeviceHealth({ clock, plan: schedule.plan, log, events: device.control.events })
-    device.control.health = this.health
+    device.health = this.health
   }
 
   /** Starts the schedule and the drift, once the device's listener listens. */
