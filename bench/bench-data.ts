@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BUNDLED_FIXTURES, loadFixtures } from '../src/data/fixtures.js'
 import { generateFixtureData } from '../src/data/generate.js'
-import type { CountingLine } from '../src/wire/schemas.js'
+import type { CountingLine } from '../src/contract/schemas.js'
 
 export const BENCH_TOKEN = 'bench-token'
 export const AUTH_HEADERS = { authorization: `Bearer ${BENCH_TOKEN}` }

@@ -28,7 +28,7 @@ export { FixtureError, type FixtureProblem } from './data/fixture-validation.js'
 export {
   CountingLineSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema, FixtureDataSchema,
   type CountingLine, type CountingLineEnvelope, type CountingLineListEnvelope, type ErrorEnvelope, type FixtureData
-} from './wire/schemas.js'
+} from './contract/schemas.js'
 /** What buildApp is built from: the data to serve, the accepted tokens, the allowed origins. */
 export { DataStore } from './data/data-store.js'
 export { TokenPolicy } from './wire/token-policy.js'

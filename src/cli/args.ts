@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import type { TInteger } from '@sinclair/typebox'
 import { parseDelay } from '../util/delay.js'
 import { parseGenerateSize } from '../data/generate-size.js'
-import type { ScopedToken } from '../wire/schemas.js'
+import type { ScopedToken } from '../contract/schemas.js'
 import { findProblem, LIBRARY_DEFAULTS, LOG_LEVELS, OptionsSchema, type ResolvedOptions } from '../config/options.js'
 
 type OptionKind = 'integer' | 'fraction' | 'string' | 'list' | 'scopes' | 'switch' | 'size' | 'delay'

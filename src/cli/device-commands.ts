@@ -8,7 +8,7 @@ import { UsageError } from './args.js'
 import { readCaFile } from './ca-file.js'
 import { readDeviceToken } from './device-token.js'
 import { deviceHelpText, parseDeviceArgs, type DeviceArgs, type DeviceCommandName } from './device-args.js'
-import type { FixtureData } from '../wire/schemas.js'
+import type { FixtureData } from '../contract/schemas.js'
 
 /** Where a device command writes, and what stops it (Ctrl-C). */
 export interface CommandIo {

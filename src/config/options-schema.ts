@@ -14,6 +14,9 @@ export const FLEET_OPTIONS = ['devices', 'fleet', 'manifest', 'controlPort', 'of
 /** The default of maxHeaderSize, in bytes. */
 export const DEFAULT_MAX_HEADER_SIZE = 65536
 
+/** Requests a device's journal keeps by default (--journal-size); older ones are dropped first. */
+export const DEFAULT_JOURNAL_SIZE = 1000
+
 export const OptionsSchema = Type.Object({
   /** TCP port to listen on; 0 picks a free one. */
   port: Type.Integer({ minimum: 0, maximum: 65535 }),

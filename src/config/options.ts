@@ -1,10 +1,9 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { FastifyBaseLogger } from 'fastify'
-import { DEFAULT_JOURNAL_SIZE } from '../control/journal.js'
 import { combinationProblem } from './combination-problems.js'
 import { DEFAULT_LIMITS } from './limits.js'
 import { findOptionsProblem, OptionsError, type OptionsProblem } from './option-problems.js'
-import { DEFAULT_MAX_HEADER_SIZE, OptionsSchema, type ResolvedOptions } from './options-schema.js'
+import { DEFAULT_JOURNAL_SIZE, DEFAULT_MAX_HEADER_SIZE, OptionsSchema, type ResolvedOptions } from './options-schema.js'
 import { SHARED_OPTION_DEFAULTS } from './shared-options.js'
 import type { HealthOption } from '../health/health-spec.js'
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { DelaySchema } from '../util/delay.js'
-import { RateLimitSchema, ScopedTokensSchema, type ScopedToken } from '../wire/schemas.js'
+import { RateLimitSchema, ScopedTokensSchema, type ScopedToken } from '../contract/schemas.js'
 
 /**
  * The options startMockNvr and createNvrHandlers both take, with one schema, so a value either refuses the

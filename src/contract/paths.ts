@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox'
-import { CameraParamsSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineParamsSchema } from '../wire/schemas.js'
+import { CameraParamsSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineParamsSchema } from './schemas.js'
 
 /** Where the device API lives. */
 export const API_PREFIX = '/nvr/v1'

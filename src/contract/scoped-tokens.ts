@@ -1,5 +1,5 @@
 import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
-import type { ScopedToken } from '../wire/schemas.js'
+import type { ScopedToken } from './schemas.js'
 
 export type { ScopedToken }
 

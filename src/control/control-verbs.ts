@@ -1,6 +1,6 @@
 import type { Fault, FaultSpec } from './faults/fault-spec.js'
 import type { JournalEntry } from './journal.js'
-import type { FixtureData, ScopedToken } from '../wire/schemas.js'
+import type { FixtureData, ScopedToken } from '../contract/schemas.js'
 
 /** How much is served, as the answers of use() and resetData() report it. */
 export interface DataSummary {

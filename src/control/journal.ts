@@ -1,8 +1,6 @@
 import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
+import { DEFAULT_JOURNAL_SIZE } from '../config/options-schema.js'
 import { Listeners } from '../util/listeners.js'
-
-/** Requests the journal keeps by default; older ones are dropped first. */
-export const DEFAULT_JOURNAL_SIZE = 1000
 
 /** What the journal reads of a request: Fastify's, or the fast path's few fields. */
 export interface RecordedRequest {

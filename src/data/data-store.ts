@@ -1,7 +1,7 @@
 import fastJson from 'fast-json-stringify'
 import { camerasOf, type CameraLines, type Dataset } from './dataset.js'
 
-import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
+import { CountingLineSchema, type CountingLine } from '../contract/schemas.js'
 import { contentOf, successEnvelopeOf } from '../contract/envelope.js'
 
 // The same serializer Fastify would build from the schema: the ten fields, in spec order, nothing more.

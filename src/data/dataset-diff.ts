@@ -1,5 +1,5 @@
 import type { Dataset } from './dataset.js'
-import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
+import { CountingLineSchema, type CountingLine } from '../contract/schemas.js'
 
 /** A line named by its camera and its id, the pair that identifies it. */
 export interface LineRef {

@@ -1,5 +1,5 @@
 import { FixtureError, validateFixtureData, type FixtureProblem } from './fixture-validation.js'
-import type { CountingLine, FixtureData } from '../wire/schemas.js'
+import type { CountingLine, FixtureData } from '../contract/schemas.js'
 
 // Fixture data checked and merged without the file system, so the MSW handlers can do it in a browser.
 

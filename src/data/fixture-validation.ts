@@ -1,5 +1,5 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { FixtureDataSchema, TIMESTAMP_PATTERN, type FixtureData } from '../wire/schemas.js'
+import { FixtureDataSchema, TIMESTAMP_PATTERN, type FixtureData } from '../contract/schemas.js'
 import { listValueProblems } from '../util/value-errors.js'
 
 /** One thing wrong in fixture data: where (file and JSON Pointer) and what. */

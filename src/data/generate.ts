@@ -1,7 +1,7 @@
 import type { CameraLines } from './dataset.js'
 import { FRAME, lineString, type Pixel, pointBeside, wktPoint } from './line-geometry.js'
 import { createRandom, pick, randomInteger, type Random } from '../util/random.js'
-import type { CountingLine, FixtureData } from '../wire/schemas.js'
+import type { CountingLine, FixtureData } from '../contract/schemas.js'
 
 export interface GenerateOptions {
   /** How many cameras: ids cam-1 … cam-N. */

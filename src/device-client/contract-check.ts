@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { isRealInstant } from '../data/fixture-validation.js'
 import { listValueProblems } from '../util/value-errors.js'
-import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
+import { CountingLineSchema, type CountingLine } from '../contract/schemas.js'
 import { parseBody } from './answer-shape.js'
 import type { DeviceAnswer } from './device-client.js'
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { link, open, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import type { FixtureData } from '../wire/schemas.js'
+import type { FixtureData } from '../contract/schemas.js'
 
 /** A fixture file that could not be written; the message names the file. */
 export class FixtureWriteError extends Error {

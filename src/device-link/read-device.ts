@@ -1,4 +1,4 @@
-import type { CountingLine } from '../wire/schemas.js'
+import type { CountingLine } from '../contract/schemas.js'
 import { checkLineAnswer, checkListAnswer, type Violation } from '../device-client/contract-check.js'
 import { unruledDepartures } from '../device-client/answer-shape.js'
 import { NoAnswerError, type DeviceAnswer } from '../device-client/device-client.js'

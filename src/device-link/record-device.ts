@@ -1,5 +1,5 @@
 import { ServedCamera } from '../data/data-store.js'
-import type { FixtureData } from '../wire/schemas.js'
+import type { FixtureData } from '../contract/schemas.js'
 import { DeviceRun } from './device-run.js'
 import type { DeviceLinkOptions } from '../device-client/device-target.js'
 import { readDevice } from './read-device.js'

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { API_PREFIX } from '../contract/paths.js'
-import type { CountingLine } from '../wire/schemas.js'
+import type { CountingLine } from '../contract/schemas.js'
 import { parseBody, unruledDepartures } from '../device-client/answer-shape.js'
 import { checkListAnswer, checkRetrievedLine, type Violation } from '../device-client/contract-check.js'
 import { DeviceClient, NoAnswerError, type DeviceAnswer } from '../device-client/device-client.js'

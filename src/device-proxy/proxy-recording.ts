@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { loadFixtures } from '../data/fixtures.js'
-import type { CountingLine, FixtureData } from '../wire/schemas.js'
+import type { CountingLine, FixtureData } from '../contract/schemas.js'
 import { checkWritable, fixtureText, writeFileAtomically } from '../device-client/fixture-file.js'
 
 /**

@@ -5,7 +5,7 @@ import { FixtureError, type FixtureProblem } from '../data/fixture-validation.js
 import { readJsonFile } from '../data/fixtures.js'
 import { parseGenerateSize } from '../data/generate-size.js'
 import { SharedOptionSchemas } from '../config/shared-options.js'
-import { RateLimitSchema, ScopedTokensSchema } from '../wire/schemas.js'
+import { RateLimitSchema, ScopedTokensSchema } from '../contract/schemas.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { DEVICE_NAME_PATTERN } from './device-names.js'
 import { MAX_TIMER_MS } from '../util/delay.js'

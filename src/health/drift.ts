@@ -1,6 +1,6 @@
 import type { Dataset } from '../data/dataset.js'
 import { pick, randomInteger, type Random } from '../util/random.js'
-import type { CountingLine } from '../wire/schemas.js'
+import type { CountingLine } from '../contract/schemas.js'
 import { moveWkt } from './wkt.js'
 
 /** What a drift edit did, as the journal reports it. */

@@ -4,7 +4,7 @@ import { fieldProblem, findOptionsProblem, OptionsError } from '../config/option
 import { SHARED_OPTION_DEFAULTS, SharedOptionSchemas } from '../config/shared-options.js'
 import { toDelayRange, type Delay, type DelayRange } from '../util/delay.js'
 import { bareOriginOf } from '../wire/origin.js'
-import type { FixtureData, ScopedToken } from '../wire/schemas.js'
+import type { FixtureData, ScopedToken } from '../contract/schemas.js'
 
 export interface NvrHandlersOptions {
   /** The origin the frontend calls, e.g. 'http://nvr.test' or location.origin; the API is under `${baseUrl}/nvr/v1`. */

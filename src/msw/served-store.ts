@@ -1,7 +1,7 @@
 import { successEnvelopeOf } from '../contract/envelope.js'
 import type { ControlledStore } from '../control/mock-control.js'
 import { camerasOf, type Dataset } from '../data/dataset.js'
-import { CountingLineSchema, type CountingLine } from '../wire/schemas.js'
+import { CountingLineSchema, type CountingLine } from '../contract/schemas.js'
 
 // The schema's fields in its order: the server's serializer writes these, in this order, and nothing more.
 const FIELDS = Object.keys(CountingLineSchema.properties) as Array<keyof CountingLine>

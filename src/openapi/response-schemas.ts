@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { ErrorEnvelopeSchema } from '../wire/schemas.js'
+import { ErrorEnvelopeSchema } from '../contract/schemas.js'
 import { LIST_OPERATION, READ_METHODS_HEADER, type OperationRow } from '../contract/paths.js'
 
 const header = (description: string) => Type.String({ description })

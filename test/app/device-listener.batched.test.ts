@@ -8,7 +8,7 @@ import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
-import type { FixtureData } from '../../src/wire/schemas.js'
+import type { FixtureData } from '../../src/contract/schemas.js'
 import { AUTH, line, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
 

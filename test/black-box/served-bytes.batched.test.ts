@@ -9,7 +9,7 @@ import { DataStore } from '../../src/data/data-store.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData, type Dataset } from '../../src/data/dataset.js'
 import { generateFixtureData } from '../../src/data/generate.js'
-import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, type CountingLine } from '../../src/wire/schemas.js'
+import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, type CountingLine } from '../../src/contract/schemas.js'
 import { AUTH, line, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 
 // Strings a serializer has to escape, and characters of two, three and four bytes in UTF-8.

@@ -4,7 +4,7 @@ import { validateFixtureData } from '../../src/data/fixture-validation.js'
 import { generateCameras, generateFixtureData } from '../../src/data/generate.js'
 import { lineString, pointBeside, wktPoint } from '../../src/data/line-geometry.js'
 import { DEMO_FIXTURES } from '../../src/msw/demo-fixtures.js'
-import type { CountingLine, FixtureData } from '../../src/wire/schemas.js'
+import type { CountingLine, FixtureData } from '../../src/contract/schemas.js'
 import { line } from '../helpers/app.js'
 import { formatProblems, pointCounts, sideOf } from '../helpers/device-formats.js'
 

@@ -5,7 +5,7 @@ import type { MockControl } from '../../src/control/mock-control.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
-import type { CountingLine, FixtureData } from '../../src/wire/schemas.js'
+import type { CountingLine, FixtureData } from '../../src/contract/schemas.js'
 
 export const TOKEN = 'test-token'
 export const AUTH = { authorization: `Bearer ${TOKEN}` }

@@ -6,7 +6,7 @@ import { MockControl, type MockControlOptions } from '../../src/control/mock-con
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
-import type { FixtureData } from '../../src/wire/schemas.js'
+import type { FixtureData } from '../../src/contract/schemas.js'
 import { SAMPLE_DATA, TOKEN } from './app.js'
 
 export const ADMIN_TOKEN = 'admin-secret'

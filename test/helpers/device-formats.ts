@@ -1,4 +1,4 @@
-import type { CountingLine } from '../../src/wire/schemas.js'
+import type { CountingLine } from '../../src/contract/schemas.js'
 
 /** What a counter in a terminal detects: the classes data mock-nvr makes may hold. */
 export const DEVICE_CLASSES = ['person', 'roller bags', 'shoulder bags', 'carry-ons']

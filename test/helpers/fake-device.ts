@@ -9,7 +9,7 @@ import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
-import type { FixtureData } from '../../src/wire/schemas.js'
+import type { FixtureData } from '../../src/contract/schemas.js'
 
 export type DeviceHandler = (request: IncomingMessage, response: ServerResponse) => void
 

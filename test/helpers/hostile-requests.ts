@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http'
 import fc from 'fast-check'
-import type { FixtureData } from '../../src/wire/schemas.js'
+import type { FixtureData } from '../../src/contract/schemas.js'
 import { line } from './app.js'
 
 /** Fixed, so a failure can be replayed; PROPERTY_SEED and PROPERTY_RUNS explore further. */

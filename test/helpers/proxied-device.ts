@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import type { Test } from 'tap'
-import type { FixtureData } from '../../src/wire/schemas.js'
+import type { FixtureData } from '../../src/contract/schemas.js'
 import { mockLikeDevice, startFakeDevice } from './fake-device.js'
 
 /** How the reverse proxy in front of the device changes its answers on the way out. */

@@ -8,7 +8,7 @@ import { componentName } from '../../src/openapi/swagger.js'
 import { LINE_PATH, LIST_PATH } from '../../src/openapi/examples.js'
 import {
   CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema, type FixtureData
-} from '../../src/wire/schemas.js'
+} from '../../src/contract/schemas.js'
 import { AUTH, build, line, SAMPLE_DATA } from '../helpers/app.js'
 import { buildControlled } from '../helpers/control.js'
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { DelaySchema, toDelayRange, type DelayRange } from '../../util/delay.js'
-import { IdSchema } from '../../wire/schemas.js'
+import { IdSchema } from '../../contract/schemas.js'
 import { FAULT_KIND_FIELDS, FAULT_KIND_NAMES } from './fault-kinds.js'
 import { OPERATIONS, operationAt, type OperationName } from '../../contract/paths.js'
 import { formatValueProblem, listValueProblems, type ValueProblem } from '../../util/value-errors.js'
