@@ -54,16 +54,17 @@ const PORT_GOING_STATES: ReadonlySet<unknown> = new Set(['offline', 'unreachable
  */
 export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, deviceOf, streamLimits, sharesDevicePort = false, manualClock }) {
   guardAdminArea(app, tokens)
+  const controlOf = (request: FastifyRequest): MockControl => deviceOf(request).control
 
   route(app, '/data', {
-    GET: (request, reply) => ok(reply, deviceOf(request).control.data()),
+    GET: (request, reply) => ok(reply, controlOf(request).data()),
     PUT: (request, reply) => {
-      const summary = useData(deviceOf(request).control, request.body)
+      const summary = useData(controlOf(request), request.body)
       request.log.info(summary, 'admin: data replaced')
       return ok(reply, summary)
     },
     DELETE: (request, reply) => {
-      const summary = deviceOf(request).control.resetData()
+      const summary = controlOf(request).resetData()
       request.log.info(summary, 'admin: data reset to the start-up data')
       return ok(reply, summary)
     }
@@ -71,17 +72,17 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
 
   route(app, '/requests', {
     GET: (request, reply) => {
-      const control = deviceOf(request).control
+      const control = controlOf(request)
       return ok(reply, { requests: control.requests(), total: control.journal.total, capacity: control.journal.capacity })
     },
     DELETE: (request, reply) => {
-      deviceOf(request).control.resetRequests()
+      controlOf(request).resetRequests()
       return ok(reply, null)
     }
   })
 
   route(app, '/events', {
-    GET: (request, reply) => ok(reply, deviceOf(request).control.events.entries())
+    GET: (request, reply) => ok(reply, controlOf(request).events.entries())
   })
 
   route(app, '/health', {
@@ -112,18 +113,18 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     done()
   })
   route(app, '/requests/stream', {
-    GET: (request, reply) => answerWithStream(reply, journalStreamOf(deviceOf(request).control))
+    GET: (request, reply) => answerWithStream(reply, journalStreamOf(controlOf(request)))
   })
 
   route(app, '/faults', {
-    GET: (request, reply) => ok(reply, deviceOf(request).control.faults()),
+    GET: (request, reply) => ok(reply, controlOf(request).faults()),
     POST: (request, reply) => {
-      const fault = injectFault(deviceOf(request).control, request.body)
+      const fault = injectFault(controlOf(request), request.body)
       request.log.info({ fault }, `admin: ${fault.id} injected`)
       return ok(reply, fault, 201)
     },
     DELETE: (request, reply) => {
-      deviceOf(request).control.clearFaults()
+      controlOf(request).clearFaults()
       request.log.info('admin: every fault cleared')
       return ok(reply, null)
     }
@@ -132,7 +133,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   route(app, '/faults/:id', {
     DELETE: (request, reply) => {
       const { id } = request.params as { id: string }
-      if (!deviceOf(request).control.clearFaults(id)) throw apiErrors.faultNotFound(id)
+      if (!controlOf(request).clearFaults(id)) throw apiErrors.faultNotFound(id)
       request.log.info(`admin: ${id} cleared`)
       return ok(reply, null)
     }
@@ -140,18 +141,18 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
 
   // The tokens are never given back, nor logged: GET and PUT answer how many there are.
   route(app, '/scoped-tokens', {
-    GET: (request, reply) => ok(reply, deviceOf(request).control.scopedTokens()),
+    GET: (request, reply) => ok(reply, controlOf(request).scopedTokens()),
     PUT: (request, reply) => {
-      const summary = setScopedTokens(deviceOf(request).control, request.body)
+      const summary = setScopedTokens(controlOf(request), request.body)
       request.log.info(summary, 'admin: scoped tokens replaced')
       return ok(reply, summary)
     }
   }, { schema: { hide: true, body: ScopedTokensSchema } })
 
   route(app, '/rate-limit', {
-    GET: (request, reply) => ok(reply, deviceOf(request).control.rateLimit()),
+    GET: (request, reply) => ok(reply, controlOf(request).rateLimit()),
     PUT: (request, reply) => {
-      const summary = deviceOf(request).control.setRateLimit((request.body as { rateLimit: number | null }).rateLimit)
+      const summary = controlOf(request).setRateLimit((request.body as { rateLimit: number | null }).rateLimit)
       request.log.info(summary, 'admin: rate limit set')
       return ok(reply, summary)
     }
@@ -159,7 +160,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
 
   route(app, '/reset', {
     POST: (request, reply) => {
-      deviceOf(request).control.reset()
+      controlOf(request).reset()
       request.log.info('admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal')
       return ok(reply, null)
     }

@@ -3,7 +3,8 @@ import type { TInteger } from '@sinclair/typebox'
 import { parseDelay } from '../util/delay.js'
 import { parseGenerateSize } from '../data/generate-size.js'
 import type { ScopedToken } from '../contract/schemas.js'
-import { findProblem, LIBRARY_DEFAULTS, LOG_LEVELS, OptionsSchema, type ResolvedOptions } from '../config/options.js'
+import { findProblem, LIBRARY_DEFAULTS } from '../config/options.js'
+import { LOG_LEVELS, OptionsSchema, type ResolvedOptions } from '../config/options-schema.js'
 
 type OptionKind = 'integer' | 'fraction' | 'string' | 'list' | 'scopes' | 'switch' | 'size' | 'delay'
 

@@ -1,4 +1,4 @@
-import type { ResolvedOptions } from '../config/options.js'
+import type { ResolvedOptions } from '../config/options-schema.js'
 import { readFleetFile } from '../fleet/fleet-file.js'
 import type { FleetOptions } from '../fleet/fleet-options.js'
 import { startMockFleet, type MockFleet } from '../fleet/start-mock-fleet.js'

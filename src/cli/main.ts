@@ -4,7 +4,7 @@ import { unknownVariable } from './variables.js'
 import { isWildcardHost } from '../util/listen-address.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
-import type { ResolvedOptions } from '../config/options.js'
+import type { ResolvedOptions } from '../config/options-schema.js'
 import type { ProxyOptions } from '../device-proxy/device-proxy.js'
 
 /** What a command line reads and writes; src/cli.ts gives it the process's own. */

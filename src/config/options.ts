@@ -8,7 +8,6 @@ import { SHARED_OPTION_DEFAULTS } from './shared-options.js'
 import type { HealthOption } from '../health/health-spec.js'
 
 export { OptionsError }
-export { DEFAULT_MAX_HEADER_SIZE, FLEET_OPTIONS, LOG_LEVELS, MAX_FLEET_DEVICES, OptionsSchema, type ResolvedOptions } from './options-schema.js'
 
 /** What startMockNvr takes: every field optional, plus in-memory data or your own logger. */
 export type MockNvrOptions = Partial<ResolvedOptions> & {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { isIP } from 'node:net'
 import { hostname } from 'node:os'
 import { describeFsError } from '../data/fixtures.js'
-import type { ResolvedOptions } from './options.js'
+import type { ResolvedOptions } from './options-schema.js'
 import { isWildcardHost } from '../util/listen-address.js'
 
 /** The PEM text that Fastify's `https` option takes. */

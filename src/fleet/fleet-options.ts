@@ -1,5 +1,6 @@
 import type { GenerateSize } from '../data/generate-size.js'
-import { FLEET_OPTIONS, OptionsError, resolveOptions, type MockNvrOptions, type ResolvedOptions } from '../config/options.js'
+import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/options.js'
+import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js'
 import type { Delay } from '../util/delay.js'
 import { deviceName, deviceSeed } from './device-names.js'
 import type { HealthOption } from '../health/health-spec.js'

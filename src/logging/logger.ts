@@ -4,7 +4,7 @@ import { pino } from 'pino'
 import type PinoPretty from 'pino-pretty'
 import { LogSink } from './log-sink.js'
 import { loggedMilliseconds, REQUEST_COMPLETED, type RequestLineWriter } from './request-line.js'
-import type { ResolvedOptions } from '../config/options.js'
+import type { ResolvedOptions } from '../config/options-schema.js'
 
 /**
  * Header values that may hold secrets, wherever an object logged with its headers puts them. A request

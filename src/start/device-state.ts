@@ -1,7 +1,7 @@
 import { MockControl } from '../control/mock-control.js'
 import { DeviceContext } from '../device/device-context.js'
 import type { DataStore } from '../data/data-store.js'
-import type { ResolvedOptions } from '../config/options.js'
+import type { ResolvedOptions } from '../config/options-schema.js'
 import { CorsPolicy } from '../wire/cors.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { toDelayRange, type DelayRange } from '../util/delay.js'
