@@ -9,7 +9,7 @@ import { DataStore, prepareServedData } from '../src/data/data-store.js'
 import { loadFixtures, BUNDLED_FIXTURES } from '../src/data/fixtures.js'
 import { resolveOptions } from '../src/config/options.js'
 import { deviceState } from '../src/start/device-state.js'
-import { DeviceLife } from '../src/start/device-life.js'
+import { Roster } from '../src/device/roster.js'
 import { ManualClock } from '../src/util/clock.js'
 import { createRandom, seedFor } from '../src/util/random.js'
 import { createLogger } from '../src/logging/logger.js'
@@ -23,17 +23,16 @@ const options = resolveOptions({ logLevel: 'silent' })
 const logger = createLogger(options)
 const served = prepareServedData(await loadFixtures(BUNDLED_FIXTURES))
 const clock = new ManualClock(0)
-const devices = Array.from({ length: count }, (_, index) => deviceState(`nvr-${String(index + 1).padStart(4, '0')}`, options, DataStore.serving(served)))
+const devices = Array.from({ length: count }, (_, index) => {
+  const name = `nvr-${String(index + 1).padStart(4, '0')}`
+  const phase = Math.floor(createRandom(seedFor(1, name))() * 1000)
+  return deviceState(name, options, DataStore.serving(served), {}, { schedule: { plan: { pattern: 'flapping', up: 500, down: 500, phase } }, clock, seed: 1, log: logger })
+})
+const roster = new Roster(devices)
 const { app, addListener } = await buildServingApp({ device: devices[0]!, maxHeaderSize: options.maxHeaderSize, logger })
 await app.ready()
-const lives = devices.map(device => {
-  const phase = Math.floor(createRandom(seedFor(1, device.name))() * 1000)
-  return new DeviceLife({ device, schedule: { plan: { pattern: 'flapping', up: 500, down: 500, phase } }, clock, seed: 1, log: logger })
-})
-const listeners = devices.map(device => addListener({ device, api: true, admin: false }))
-await Promise.all(listeners.map(listener => listener.listen(0, '127.0.0.1')))
-lives.forEach((life, index) => life.begin(listeners[index]!))
-const settled = () => Promise.all(lives.map(life => life.health.settled()))
+await Promise.all(devices.map(device => device.listen(addListener({ device, api: true, admin: false }), 0, '127.0.0.1')))
+const settled = () => roster.settled()
 await settled()
 
 global.gc?.()
@@ -61,10 +60,10 @@ const cpu = process.cpuUsage(cpuBefore)
 global.gc?.()
 const rssAfter = process.memoryUsage().rss
 const changes = devices.reduce((sum, device) => sum + device.control.events.entries().length, 0)
-const listening = listeners.filter(listener => listener.listening).length
+const listening = devices.filter(device => device.port?.listening === true).length
 console.log(`devices ${count}, ${seconds} s of clock time in ${STEP_MS} ms steps: ${changes} changes of state kept (the last 200 per device), ${listening} listening at the end`)
 console.log(`rss before ${mb(rssBefore)} MB, after ${mb(rssAfter)} MB, growth ${mb(rssAfter - rssBefore)} MB, peak ${mb(Math.max(peak, rssAfter))} MB`)
 console.log(`rss along the way (after a GC): ${checkpoints.join(', ')}`)
 console.log(`cpu user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms, wall ${wallMs.toFixed(0)} ms: ${((cpu.user + cpu.system) / 1000 / seconds).toFixed(1)} ms of CPU per second of clock time`)
-await Promise.all(lives.map(life => life.stop()))
+await roster.stop()
 await app.close()

@@ -32,7 +32,7 @@ const nvrs = () => fleet.devices.map((device, index) => ({
 // 50 devices, each with 2 generated cameras of 3 lines: its own lines, the same for the same seed.
 beforeAll(async () => { fleet = await startMockFleet({ count: 50, generate: { cameras: 2, linesPerCamera: 3 }, seed: 42 }) })
 afterAll(() => fleet.close())
-afterEach(() => fleet.reset())
+afterEach(async () => await fleet.reset())
 
 test('syncs every line of every camera of the 50 NVRs', async () => {
   const { synced, failed } = await syncAll(nvrs(), 'backend-token')

@@ -6,7 +6,7 @@ import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { apiErrors } from '../wire/errors.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { FaultSpecSchema, type InvalidFaultError } from '../control/faults/fault-spec.js'
-import type { DeviceRoster, RosterEntry } from '../device/device-roster.js'
+import type { DeviceRoster, RosterEntry } from '../device/roster.js'
 import type { JournalEntry } from '../control/journal.js'
 import { answerWithStream, fleetSource, JournalStream } from './journal-stream.js'
 
@@ -85,8 +85,8 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
     })
 
     route(fleet, '/reset', {
-      POST: (request, reply) => {
-        each(({ device }) => device.control.reset())
+      POST: async (request, reply) => {
+        await Promise.all(roster.entries.map(async ({ device }) => await device.reset()))
         request.log.info('admin: every device reset to its start-up data, no faults, an empty journal')
         return ok(reply, null)
       }
@@ -115,7 +115,7 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
 }
 
 function listed ({ device, url }: RosterEntry): ListedDevice {
-  // Every device of a fleet has its health (start-mock-fleet.ts gives each a DeviceLife).
+  // Every device of a fleet has its health (start-mock-fleet.ts gives each its life).
   const health = device.health as NonNullable<typeof device.health>
   return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state: stateOf(health.report()), requests: device.control.journal.total }
 }
@@ -136,7 +136,7 @@ export function fleetJournal (roster: DeviceRoster): FleetJournalEntry[] {
 }
 
 // "online", "offline", "rebooting (starting)", "offline (port taken)": what a tile shows.
-function stateOf ({ state, phase, listening }: { state: string, phase?: string, listening: boolean }): string {
-  if (!listening && state !== 'offline' && phase !== 'down') return 'offline (port taken)'
+function stateOf ({ state, phase, reason }: { state: string, phase?: string, reason?: string }): string {
+  if (reason !== undefined) return 'offline (port taken)'
   return phase === undefined ? state : `${state} (${phase})`
 }

@@ -3,7 +3,7 @@ import { clearInterval, setInterval } from 'node:timers'
 import type { FastifyReply } from 'fastify'
 import type { JournalEntry, RequestJournal } from '../control/journal.js'
 import type { DeviceEvents } from '../control/device-events.js'
-import type { DeviceRoster } from '../device/device-roster.js'
+import type { DeviceRoster } from '../device/roster.js'
 import { apiErrors } from '../wire/errors.js'
 
 /** The content type of a server-sent events stream. */

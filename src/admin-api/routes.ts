@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { guardAdminArea, invalidBody, ok, route } from './routing.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import type { MockControl } from '../control/mock-control.js'
-import type { DeviceContext } from '../device/device-context.js'
+import type { Device } from '../device/device.js'
 import type { RequestJournal } from '../control/journal.js'
 import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import { ApiError, apiErrors } from '../wire/errors.js'
@@ -25,12 +25,12 @@ export interface AdminApiOptions {
   /** The admin token, the only one that opens every admin call. */
   tokens: TokenPolicy
   /** The device a request acts on: its own, or the one a fleet's path names; throws an ApiError when there is none. */
-  deviceOf: (request: FastifyRequest) => DeviceContext
+  deviceOf: (request: FastifyRequest) => Device
   /** Limits of GET /__admin/requests/stream; each one missing takes its default. */
   streamLimits?: Partial<JournalStreamLimits>
   /**
-   * The admin API shares the device's port (a single mock-nvr): offline and unreachable, which take the port away,
-   * need a `for` after which it comes back.
+   * The admin API shares the device's port (a single mock-nvr): a state that would close the port for good is
+   * refused, since the admin API could not end it (see setHealth).
    */
   sharesDevicePort?: boolean
   /** The schedules' clock, when moved by hand at /__admin/clock (a single mock-nvr; a fleet registers its own). */
@@ -45,8 +45,8 @@ export interface HandClock {
 
 const ClockBodySchema = Type.Object({ advance: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS }) }, { additionalProperties: false })
 
-// These take the port away, and with it an admin API that shares it.
-const PORT_GOING_STATES: ReadonlySet<unknown> = new Set(['offline', 'unreachable'])
+// These close the port for a while, and with it an admin API that shares it.
+const PORT_CLOSING_STATES: ReadonlySet<unknown> = new Set(['offline', 'rebooting'])
 
 /**
  * The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. It acts
@@ -89,10 +89,10 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     GET: (request, reply) => ok(reply, healthOf(deviceOf(request)).report()),
     PUT: async (request, reply) => {
       const health = healthOf(deviceOf(request))
-      const report = setHealth(health, request.body, sharesDevicePort)
-      request.log.info({ health: request.body }, `admin: health set to ${report.state}`)
+      const asked = setHealth(health, request.body, sharesDevicePort && manualClock === undefined ? 'real' : sharesDevicePort ? 'manual' : undefined)
+      request.log.info({ health: request.body }, `admin: health set to ${asked.state}`)
       await health.settled()
-      return ok(reply, { ...report, listening: health.listening })
+      return ok(reply, health.report())
     }
   })
 
@@ -159,8 +159,8 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
   }, { schema: { hide: true, body: RateLimitBodySchema } })
 
   route(app, '/reset', {
-    POST: (request, reply) => {
-      controlOf(request).reset()
+    POST: async (request, reply) => {
+      await deviceOf(request).reset()
       request.log.info('admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal')
       return ok(reply, null)
     }
@@ -211,15 +211,21 @@ export function registerClock (app: FastifyInstance, { clock, settled }: HandClo
   }, { schema: { hide: true, body: ClockBodySchema } })
 }
 
-function healthOf (device: DeviceContext): DeviceHealth {
+function healthOf (device: Device): DeviceHealth {
   // A proxy serves a device's answers, whose health is its own.
   if (device.health === undefined) throw apiErrors.routeNotFound()
   return device.health
 }
 
-function setHealth (health: DeviceHealth, body: unknown, sharesDevicePort: boolean) {
+/**
+ * Sets a state, unless the admin API shares the device's port (`sharedPortClock`) and the state would close that
+ * port for good: on the real clock an offline without `for`; on the manual clock, which nothing could move while
+ * the port is closed, any state that closes it.
+ */
+function setHealth (health: DeviceHealth, body: unknown, sharedPortClock: 'real' | 'manual' | undefined) {
   const state = (body as { state?: unknown } | null)?.state
-  if (sharesDevicePort && PORT_GOING_STATES.has(state) && (body as { for?: unknown }).for === undefined) {
+  if (sharedPortClock === 'manual' && PORT_CLOSING_STATES.has(state)) throw apiErrors.healthLocksOut(String(state))
+  if (sharedPortClock === 'real' && state === 'offline' && (body as { for?: unknown }).for === undefined) {
     throw invalidBody([{ path: '/for', message: `is needed for ${String(state)} here: the admin API shares the port that goes away, so give the milliseconds after which it comes back` }])
   }
   try {

@@ -20,8 +20,8 @@ import { handleError, handleNotFound, sendApiError } from '../wire/error-handler
 import { FastPath } from './fast-path.js'
 import { answerHttpEdgeCases, answerServerEdgeCases, refuseAtTheEdge } from './http-edges.js'
 import { createListenerServer, roleOf, type ListenerRole, type ServerSettings } from './http-server.js'
-import { DeviceListener } from './device-listener.js'
-import { DeviceContext } from '../device/device-context.js'
+import { DevicePort } from '../device/device-port.js'
+import { Device } from '../device/device.js'
 import { registerFleetAdmin, type FleetAdmin } from '../admin-api/fleet-routes.js'
 import { BODY_LIMIT_BYTES, capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from '../config/limits.js'
 import { compileOnFirstUse } from './lazy-serializer.js'
@@ -47,7 +47,7 @@ export type AppDevice = {
   control?: MockControl
 } | {
   /** A device made already, e.g. the first of a fleet. */
-  device: DeviceContext
+  device: Device
 }
 
 export type AppDependencies = AppDevice & {
@@ -75,9 +75,9 @@ export type AppDependencies = AppDevice & {
 export interface ServingApp {
   app: FastifyInstance
   /** The listener on app.server: its own device's API and the admin API when it is on; a fleet's admin API alone. */
-  listener: DeviceListener
+  listener: DevicePort
   /** A new listener of the same app, for this role; closed when the app closes. */
-  addListener: (role: ListenerRole) => DeviceListener
+  addListener: (role: Omit<ListenerRole, 'gate'>) => DevicePort
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
@@ -100,7 +100,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   const nextRequestId = countRequests()
   const fastPath = new FastPath({ nextRequestId })
   // A fleet's own listener is its control address; its devices listen through addListener.
-  const ownRole: ListenerRole = { device: ownDevice, api: fleet === undefined, admin: true }
+  const ownRole: ListenerRole = { device: ownDevice, api: fleet === undefined, admin: true, gate: null }
   const roleOfRequest = (request: FastifyRequest): ListenerRole => roleOf(request.raw, ownRole)
   let settings: ServerSettings | undefined
   let fastifyHandler: FastifyServerFactoryHandler | undefined
@@ -164,8 +164,8 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   answerHttpEdgeCases(app)
   capConnections(app.server, limits.maxConnections, app.log)
   const trackConnections = closeConnectionsWhenDone(app, serverOptions.headersTimeout || limits.requestTimeout)
-  const listeners = new Set<DeviceListener>()
-  const listener = new DeviceListener(ownRole, app.server)
+  const listeners = new Set<DevicePort>()
+  const listener = new DevicePort(ownRole, app.server)
   listeners.add(listener)
   // After the hook above, which lets the requests already sent arrive first.
   let closed: Promise<unknown> = Promise.resolve()
@@ -234,27 +234,29 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.
   if (adminToken !== undefined) await registerDashboard(app)
 
-  function addListener (role: ListenerRole): DeviceListener {
+  function addListener (role: Omit<ListenerRole, 'gate'>): DevicePort {
     if (adminToken !== undefined) refuseAdminTokenOpening(role.device, adminToken)
     logRequestsOf(role.device.control.recorder, role.log)
+    // One role object for the server and the port: the port sets its gate, the server reads it.
+    const portRole: ListenerRole = { ...role, gate: null }
     // Made by Fastify's server factory, which ran when the app was made.
-    const server = createListenerServer(role, fastPath, fastifyHandler as FastifyServerFactoryHandler, settings as ServerSettings)
+    const server = createListenerServer(portRole, fastPath, fastifyHandler as FastifyServerFactoryHandler, settings as ServerSettings)
     server.on('clientError', answerClientError)
     answerServerEdgeCases(server)
     capConnections(server, limits.maxConnections, app.log)
     trackConnections(server)
-    const added = new DeviceListener(role, server)
+    const added = new DevicePort(portRole, server)
     listeners.add(added)
     return added
   }
   return { app, listener, addListener }
 }
 
-function deviceOf ({ store, tokens, cors, control = new MockControl({ store, access: tokens }) }: Exclude<AppDevice, { device: DeviceContext }>): DeviceContext {
-  return new DeviceContext({ name: 'nvr', store, tokens, cors, control })
+function deviceOf ({ store, tokens, cors, control = new MockControl({ store, access: tokens }) }: Exclude<AppDevice, { device: Device }>): Device {
+  return new Device({ name: 'nvr', store, tokens, cors, control })
 }
 
-function refuseAdminTokenOpening (device: DeviceContext, adminToken: string): void {
+function refuseAdminTokenOpening (device: Device, adminToken: string): void {
   if (device.tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
     throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
   }

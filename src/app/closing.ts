@@ -1,11 +1,8 @@
-import type { Server, ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
+import type { Server } from 'node:http'
 import { setImmediate, setTimeout } from 'node:timers'
 import { Server as TlsServer } from 'node:tls'
 import type { FastifyInstance } from 'fastify'
-
-// Node keeps the response being written on a connection as `_httpMessage`, as client-errors.ts reads it too.
-type HttpSocket = Socket & { _httpMessage?: ServerResponse | null }
+import { closeAfterAnswer, type HttpSocket } from '../wire/close-after-answer.js'
 
 /**
  * Lets a close finish as soon as the requests in flight are answered. Node closes the idle connections
@@ -38,16 +35,4 @@ export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs
     setImmediate(done)
   })
   return trackConnections
-}
-
-/**
- * Closes a connection once the answer under way on it is sent: it says Connection: close if its headers are
- * not sent yet. Returns false, touching nothing, when no answer is under way.
- */
-export function closeAfterAnswer (socket: Socket): boolean {
-  const response = (socket as HttpSocket)._httpMessage
-  if (response === null || response === undefined) return false
-  response.shouldKeepAlive = false
-  response.once('finish', () => socket.end(() => socket.destroy()))
-  return true
 }

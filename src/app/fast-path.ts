@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { matchOperation } from '../contract/paths.js'
-import type { DeviceContext } from '../device/device-context.js'
+import type { Device } from '../device/device.js'
 import { sees } from '../contract/bearer.js'
 
 // Characters an id may hold to be taken here as it is: nothing to decode ('%'), no ';', '#' or '/'.
@@ -36,7 +36,7 @@ export class FastPath {
   }
 
   /** Answers the request and returns true, or returns false, leaving it untouched, for Fastify. */
-  answer (device: DeviceContext, request: IncomingMessage, response: ServerResponse): boolean {
+  answer (device: Device, request: IncomingMessage, response: ServerResponse): boolean {
     const start = performance.now()
     const { method, url, headers } = request
     const { control } = device

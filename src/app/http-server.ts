@@ -1,19 +1,23 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
-import type { FastifyBaseLogger, FastifyServerFactoryHandler } from 'fastify'
+import type { FastifyServerFactoryHandler } from 'fastify'
 import type { FastPath } from './fast-path.js'
 import type { TlsCredentials } from '../config/tls.js'
-import type { DeviceContext } from '../device/device-context.js'
+import type { FastifyBaseLogger } from 'fastify'
+import type { PortRole } from '../device/device-port.js'
+import type { Device } from '../device/device.js'
+import { ADMIN_PREFIX, isUnder } from '../contract/paths.js'
 
-/** What a listener serves: a device's API (and, for a single mock-nvr, the admin API beside it), or a fleet's admin API alone. */
-export interface ListenerRole {
-  device: DeviceContext
+/** What a listener serves: a device's API (and, for a single mock-nvr, the admin API beside it), or the admin API alone. */
+export interface ListenerRole extends PortRole {
+  /** The device the listener's requests act on; a fleet's control address names its first device, for its CORS policy only. */
+  readonly device: Device
   /** The device's own paths: /nvr/v1, /healthz, the document and the docs. */
-  api: boolean
+  readonly api: boolean
   /** The admin API and its dashboard under /__admin. */
-  admin: boolean
+  readonly admin: boolean
   /** The log of the requests on this listener, when not the app's: a fleet device's, whose lines name it. */
-  log?: FastifyBaseLogger
+  readonly log?: FastifyBaseLogger
 }
 
 /** How every server of an app is made: Node's options, TLS, and the time-outs Fastify sets on a server it makes. */
@@ -34,13 +38,15 @@ export function roleOf (request: IncomingMessage, fallback: ListenerRole): Liste
 }
 
 /**
- * A server of the app for one listener: each request meets the device's gate, then the fast path, then
+ * A server of the app for one listener: each request meets the port's gate, then the fast path, then
  * Fastify's handler, marked with the listener's role so every hook finds its device.
  */
 export function createListenerServer (role: ListenerRole, fastPath: FastPath, fastify: FastifyServerFactoryHandler, settings: ServerSettings): Server {
   const { device } = role
   function handle (request: IncomingMessage, response: ServerResponse): void {
-    if (device.gate !== null && device.gate(request, response, () => serve(request, response))) return
+    const { gate } = role
+    // The admin API is the mock's, not the device's: a single mock-nvr's, which shares the port, is never held.
+    if (gate !== null && !(role.admin && isUnder(request.url as string, ADMIN_PREFIX)) && gate(request, response, () => serve(request, response))) return
     serve(request, response)
   }
   function serve (request: IncomingMessage, response: ServerResponse): void {

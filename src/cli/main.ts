@@ -91,8 +91,16 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   }
   io.serving(nvr)
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
-  io.stdout.write(`mock-nvr listening on ${nvr.url}${isWildcardHost(nvr.host) ? ` (host ${nvr.host}: every interface listens)` : ''}\n`)
+  io.stdout.write(readyLine(nvr))
   return undefined
+}
+
+// A device whose schedule starts offline does not listen yet: its line says so rather than promise a port.
+function readyLine ({ url, host, health }: MockNvr): string {
+  const { listening, until } = health()
+  const where = `${url}${isWildcardHost(host) ? ` (host ${host}: every interface listens)` : ''}`
+  if (listening) return `mock-nvr listening on ${where}\n`
+  return `mock-nvr ready at ${where}: the device starts offline, by its schedule, and refuses connections ${until === undefined ? 'until its health changes' : `until ${until}`}\n`
 }
 
 async function startFleet (io: CommandLineIo, options: Partial<ResolvedOptions>, serveArgv: readonly string[]): Promise<number | undefined> {

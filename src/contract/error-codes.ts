@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   tooManyStreams: 'TOO_MANY_STREAMS',
   /** 503: the device is starting after a reboot. */
   deviceStarting: 'DEVICE_STARTING',
+  /** 409: a single mock-nvr on the manual clock refuses a state that would close the port its admin API shares. */
+  healthLocksOut: 'HEALTH_LOCKS_OUT',
   /** 409: data cannot be replaced while proxying a device: the device's own data and token check answer. */
   dataFromDevice: 'DATA_FROM_DEVICE',
   /** 502: the proxied device did not answer. */

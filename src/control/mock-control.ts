@@ -53,7 +53,6 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly recorder: RequestRecorder
   /** The device's own changes: its health, its data's drift. */
   readonly events = new DeviceEvents()
-  readonly #onReset: Array<() => void> = []
   /** The rate limit per token of the device API. */
   readonly rateLimiter: RateLimiter
   readonly #access: ScopeHolder | undefined
@@ -162,12 +161,6 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     this.#scopedTokenCount = mergeScopes(this.#startScopedTokens).size
     this.rateLimiter.set(this.#startRateLimit)
     this.events.clear()
-    for (const hook of this.#onReset) hook()
-  }
-
-  /** Runs `hook` at each reset(), after the rest is back to the start: the device's health and drift. */
-  whenReset (hook: () => void): void {
-    this.#onReset.push(hook)
   }
 }
 

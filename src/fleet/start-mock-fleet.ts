@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { buildServingApp } from '../app/build-app.js'
-import type { DeviceListener } from '../app/device-listener.js'
-import type { DeviceContext } from '../device/device-context.js'
-import type { DeviceRoster, RosterEntry } from '../device/device-roster.js'
+import type { DevicePort } from '../device/device-port.js'
+import type { Device, DeviceSchedule } from '../device/device.js'
+import { Roster, type RosterEntry } from '../device/roster.js'
+import { handleClock, type HandleClock } from '../device/handle-clock.js'
 import { fleetJournal, type FleetJournalEntry } from '../admin-api/fleet-routes.js'
 import { DataStore, prepareServedData, type ServedData } from '../data/data-store.js'
 import { datasetFromData } from '../data/dataset.js'
@@ -12,15 +13,13 @@ import { pickLimits } from '../config/limits.js'
 import { loadTls } from '../config/tls.js'
 import { resolveOptions } from '../config/options.js'
 import { createLogger, deviceLogger, logsWritten } from '../logging/logger.js'
-import { verbsOf } from '../control/control-verbs.js'
 import { deviceState } from '../start/device-state.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import { baseUrl } from '../util/listen-address.js'
 import { describeListenError } from '../start/listen-error.js'
 import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from './fleet-options.js'
 import { writeManifest } from './manifest.js'
-import { loadDeviceSchedule, type DeviceSchedule } from '../start/device-schedule.js'
-import { DeviceLife, handleClock, type HandleClock } from '../start/device-life.js'
+import { loadDeviceSchedule } from '../start/device-schedule.js'
 import { ManualClock, RealClock } from '../util/clock.js'
 
 /** A running fleet: its control address, its devices, and verbs on all of them at once. */
@@ -33,8 +32,8 @@ export interface MockFleet {
   device: (name: string) => MockNvr | undefined
   /** Every device's journal as one, oldest first, each entry with its device's name. */
   requests: () => FleetJournalEntry[]
-  /** Every device back to its start-up data, with no faults and an empty journal. */
-  reset: () => void
+  /** Every device back to its start: its start-up data, no faults, an empty journal, its health from its start; resolves once every port is back. */
+  reset: () => Promise<void>
   /** The one Fastify instance that serves every device. */
   app: FastifyInstance
   /** Stops every device and the control address; requests in flight finish first. */
@@ -65,16 +64,17 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const tls = await loadTls(shared)
   const stores = await loadStores(plans, input.data)
   const logger = input.logger ?? createLogger(shared)
-  const devices = plans.map(plan => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore))
   const schedules = await Promise.all(plans.map(async plan => await loadDeviceSchedule(plan.options)))
   const clock = shared.clock === 'manual' ? new ManualClock() : new RealClock()
   // Every line about one device names it.
-  const logs = devices.map(device => deviceLogger(logger, device.name))
-  const lives = devices.map((device, index) => new DeviceLife({ device, schedule: schedules[index] as DeviceSchedule, clock, seed: (plans[index] as DevicePlan).options.seed, log: logs[index] as FastifyBaseLogger }))
-  const settled = async () => await Promise.all(lives.map(async life => await life.health.settled()))
-  const roster = new Roster()
+  const logs = plans.map(plan => deviceLogger(logger, plan.name))
+  const devices = plans.map((plan, index) => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore, {}, {
+    schedule: schedules[index] as DeviceSchedule, clock, seed: plan.options.seed, log: logs[index] as FastifyBaseLogger
+  }))
+  const roster = new Roster(devices)
+  const settled = async () => await roster.settled()
   const { app, listener: control, addListener } = await buildServingApp({
-    device: devices[0] as DeviceContext,
+    device: devices[0] as Device,
     maxHeaderSize: shared.maxHeaderSize,
     limits: pickLimits(shared),
     logger,
@@ -83,38 +83,38 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     fleet: { roster, ...(clock instanceof ManualClock ? { manualClock: { clock, settled } } : {}) }
   })
   const protocol = tls === undefined ? 'http' : 'https'
-  const listeners = devices.map((device, index) => addListener({ device, api: true, admin: false, log: logs[index] as FastifyBaseLogger }))
+  const ports = devices.map((device, index) => addListener({ device, api: true, admin: false, log: logs[index] as FastifyBaseLogger }))
   try {
     await app.ready()
     const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host).catch((error: unknown) => { throw describeListenError(error, shared.host, controlPort) }), protocol)
     input.onControlListening?.(controlUrl)
-    await listenAll(listeners, plans, shared.host)
-    for (const each of listeners) roster.add({ device: each.device, url: baseUrl(shared.host, each.port, protocol) })
-    listeners.forEach((each, index) => (lives[index] as DeviceLife).begin(each))
+    await listenAll(devices, ports, plans, shared.host)
+    devices.forEach((device, index) => { roster.add(device, baseUrl(shared.host, (ports[index] as DevicePort).port, protocol)) })
     await settled()
     if (input.manifest !== undefined) {
       await writeManifest(input.manifest, roster.entries.map((entry, index) => {
         const listed = { name: entry.device.name, url: entry.url, cameras: [...entry.device.store.current.dataset.cameraIds] }
         // A device with a schedule has its timeline in the manifest; one always online needs none.
         if ((schedules[index] as DeviceSchedule).plan === undefined) return listed
-        const { state, next } = (lives[index] as DeviceLife).health.report()
+        const { state, next } = entry.device.verbs().health()
         return { ...listed, health: { state, next } }
       }))
     }
     logStart(app, plans, controlUrl, shared.adminToken !== undefined)
     await logsWritten(logger)
     const fleetClock = handleClock(clock, settled)
-    const handles = listeners.map((each, index) => ({ ...deviceHandle(app, each, roster.entries[index] as RosterEntry, tls?.cert), ...(lives[index] as DeviceLife).verbs, clock: fleetClock }))
+    const handles = roster.entries.map(entry => ({ ...deviceHandle(app, entry, tls?.cert), clock: fleetClock }))
     const byName = new Map(handles.map((handle, index) => [(plans[index] as DevicePlan).name, handle]))
+    roster.holdProcess()
     return {
       controlUrl,
       devices: handles,
       device: name => byName.get(name),
       requests: () => fleetJournal(roster),
-      reset: () => { for (const device of devices) device.control.reset() },
+      reset: async () => await roster.reset(),
       app,
       close: async () => {
-        await Promise.all(lives.map(async life => await life.stop()))
+        await roster.stop()
         await app.close()
         await logsWritten(logger)
       },
@@ -122,7 +122,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     }
   } catch (error) {
     // Never half started: whatever listens is closed.
-    await Promise.all(lives.map(async life => await life.stop()))
+    await roster.stop()
     await app.close()
     throw error
   }
@@ -148,23 +148,23 @@ async function loadStores (plans: readonly DevicePlan[], data: unknown): Promise
 }
 
 // All at once; if any port fails, the error names the first device that failed and the caller closes the rest.
-async function listenAll (listeners: readonly DeviceListener[], plans: readonly DevicePlan[], host: string): Promise<void> {
-  const results = await Promise.allSettled(listeners.map(async (each, index) => await each.listen((plans[index] as DevicePlan).options.port, host)))
+async function listenAll (devices: readonly Device[], ports: readonly DevicePort[], plans: readonly DevicePlan[], host: string): Promise<void> {
+  const results = await Promise.allSettled(devices.map(async (device, index) => await device.listen(ports[index] as DevicePort, (plans[index] as DevicePlan).options.port, host)))
   const failed = results.findIndex(result => result.status === 'rejected')
   if (failed === -1) return
   const plan = plans[failed] as DevicePlan
   throw new FleetListenError(plan.name, plan.options.port, (results[failed] as PromiseRejectedResult).reason as NodeJS.ErrnoException)
 }
 
-function deviceHandle (app: FastifyInstance, listener: DeviceListener, { url }: RosterEntry, certificate: string | undefined): Omit<MockNvr, 'clock' | 'setHealth' | 'health' | 'events'> {
+function deviceHandle (app: FastifyInstance, { device, url }: RosterEntry, certificate: string | undefined): Omit<MockNvr, 'clock'> {
   return {
     url,
-    port: listener.port,
+    port: (device.port as DevicePort).port,
     host: new URL(url).hostname.replace(/^\[|\]$/g, ''),
     app,
     ...(certificate === undefined ? {} : { certificate }),
-    close: async () => await listener.close(),
-    ...verbsOf(listener.device.control)
+    close: async () => await device.close(),
+    ...device.verbs()
   }
 }
 
@@ -174,19 +174,4 @@ function logStart (app: FastifyInstance, plans: readonly DevicePlan[], controlUr
   if (ports.every(port => port !== 0)) app.log.info({ from: Math.min(...ports), to: Math.max(...ports) }, 'device ports')
   if (admin) app.log.info(`the fleet's admin API at ${controlUrl}/__admin/devices, its dashboard at ${controlUrl}/__admin/ui/`)
   else app.log.info('no --admin-token: the fleet\'s admin API and dashboard are off')
-}
-
-/** The fleet's devices, for its admin API, filled in as they listen. */
-class Roster implements DeviceRoster {
-  readonly entries: RosterEntry[] = []
-  readonly #byName = new Map<string, RosterEntry>()
-
-  add (entry: RosterEntry): void {
-    this.entries.push(entry)
-    this.#byName.set(entry.device.name, entry)
-  }
-
-  find (name: string): RosterEntry | undefined {
-    return this.#byName.get(name)
-  }
 }

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock, ClockTimer } from '../util/clock.js'
-import { ADMIN_PREFIX, isUnder } from '../contract/paths.js'
 import { apiErrors, type ApiError } from '../wire/errors.js'
 import type { RequestGate } from '../wire/request-gate.js'
 import type { DeviceEvents } from '../control/device-events.js'
@@ -35,6 +34,10 @@ export type HealthReport = HealthSpec & {
   until?: string
   /** Whether the port takes connections: false while offline, rebooting down, or when the port was taken meanwhile. */
   listening: boolean
+  /** The port that could not be listened on again, when it was taken while the device was down: the device is offline. */
+  port?: number
+  /** Why the port could not be listened on again. */
+  reason?: string
   /** The changes ahead, by the schedule (after a command's `for`); none after a command without `for`. */
   next: Array<HealthSpec & { at: string }>
 }
@@ -71,6 +74,8 @@ export class DeviceHealth {
   #current: Current
   #timer: ClockTimer | undefined
   #listening = true
+  /** Why the port could not come back, while it cannot: the state is then offline, whatever was asked. */
+  #portTaken: { port: number, reason: string } | undefined
   #stopped = false
   #work: Promise<void> = Promise.resolve()
   readonly #held = new Set<ServerResponse>()
@@ -125,12 +130,15 @@ export class DeviceHealth {
     const upcoming = this.#command === undefined
       ? timeline(this.#plan, this.#clock.now() - this.#start, { count: TIMELINE_LENGTH + 1 }).slice(1)
       : this.#command.end === undefined ? [] : timeline(this.#plan, this.#command.end - this.#start, { count: TIMELINE_LENGTH })
+    const taken = this.#portTaken
     return {
       ...spec,
+      ...(taken === undefined ? {} : { state: 'offline' as const }),
       ...(phase.phase === undefined ? {} : { phase: phase.phase }),
       since: this.#iso(start + (phase.phase === 'starting' ? (spec.down as number) : 0)),
       ...(ends === undefined ? {} : { until: this.#iso(ends) }),
       listening: this.#listening,
+      ...taken,
       next: upcoming.map(({ at, ...step }) => ({ ...step, at: this.#iso(this.#start + at) }))
     }
   }
@@ -155,8 +163,8 @@ export class DeviceHealth {
       this.#hold(response)
       return true
     }
-    // A CORS preflight and a single device's admin API (which shares its port) are answered at once.
-    if (request.method === 'OPTIONS' || isUnder(request.url as string, ADMIN_PREFIX)) return false
+    // A CORS preflight is answered at once.
+    if (request.method === 'OPTIONS') return false
     const now = this.#clock.now()
     if (phase.mode === 'starting') {
       const retryAfter = Math.max(1, Math.ceil((start + (phase.endsAt as number) - now) / 1000))
@@ -219,6 +227,7 @@ export class DeviceHealth {
     this.#work = this.#work.then(async () => {
       const wanted = this.#current.phase.mode !== 'closed'
       const listener = this.#listener as HealthListener
+      if (!wanted) this.#portTaken = undefined
       if (this.#stopped || wanted === this.#listening) return
       if (!wanted) {
         await listener.stop()
@@ -228,11 +237,14 @@ export class DeviceHealth {
       try {
         await listener.resume()
         this.#listening = true
+        this.#portTaken = undefined
       } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+        const code = (error as NodeJS.ErrnoException).code
         const port = listener.port
+        const reason = code === 'EADDRINUSE' ? `port ${port} is in use by another program` : `port ${port} cannot be listened on: ${code ?? (error as Error).message}`
+        this.#portTaken = { port, reason }
         this.#events.record({ kind: 'health', time: this.#iso(this.#clock.now()), state: 'offline', cause: 'port-taken', port })
-        this.#log.warn({ port, reason }, `port ${port} was taken while the device was offline: it stays offline`)
+        this.#log.warn({ port, reason }, `port ${port} was taken while the device was offline: it stays offline until its next change`)
       }
     })
   }

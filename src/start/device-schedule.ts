@@ -4,6 +4,7 @@ import { locateJsonSyntaxError } from '../data/json-syntax.js'
 import { OptionsError } from '../config/options.js'
 import { HealthSpecError, parseHealthSpec, problemsOfSchedule, type HealthOption, type HealthPlan, type Schedule } from '../health/health-spec.js'
 import type { ValueProblem } from '../util/value-errors.js'
+import type { DeviceSchedule } from '../device/device.js'
 
 /** A schedule file that cannot be used: each problem named with the file, its JSON path and what is wrong. */
 export class ScheduleFileError extends Error {
@@ -11,12 +12,6 @@ export class ScheduleFileError extends Error {
     super(`Invalid schedule:\n${problems.map(({ path, message }) => `  ${file}: ${path === '' ? '' : `${path}: `}${message}`).join('\n')}`)
     this.name = 'ScheduleFileError'
   }
-}
-
-/** What a device's health and drift follow. */
-export interface DeviceSchedule {
-  plan?: HealthPlan
-  driftEvery?: number
 }
 
 /**

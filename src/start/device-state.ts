@@ -1,5 +1,5 @@
 import { MockControl } from '../control/mock-control.js'
-import { DeviceContext } from '../device/device-context.js'
+import { Device, type DeviceLifeOptions } from '../device/device.js'
 import type { DataStore } from '../data/data-store.js'
 import type { ResolvedOptions } from '../config/options-schema.js'
 import { CorsPolicy } from '../wire/cors.js'
@@ -12,8 +12,11 @@ export interface DeviceExtras {
   now?: () => number
 }
 
-/** A device's state from its options: its tokens and scoped tokens, CORS, faults, latency, rate limit and journal, on its store. */
-export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedDevice, now }: DeviceExtras = {}): DeviceContext {
+/**
+ * A device from its options: its tokens and scoped tokens, CORS, faults, latency, rate limit and journal, on its
+ * store; with `life`, its health and drift over time too.
+ */
+export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedDevice, now }: DeviceExtras = {}, life?: DeviceLifeOptions): Device {
   // With no --token any token opens the device API, except the admin token.
   const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken], options.scopedTokens)
   const control = new MockControl({
@@ -28,7 +31,7 @@ export function deviceState (name: string, options: ResolvedOptions, store: Data
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(now === undefined ? {} : { now })
   })
-  return new DeviceContext({ name, store, tokens, cors: new CorsPolicy(options.corsOrigins), control })
+  return new Device({ name, store, tokens, cors: new CorsPolicy(options.corsOrigins), control }, life)
 }
 
 function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {

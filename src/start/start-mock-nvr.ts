@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, API_PREFIX } from '../contract/paths.js'
 import { buildServingApp } from '../app/build-app.js'
-import type { DeviceListener } from '../app/device-listener.js'
+import type { DevicePort } from '../device/device-port.js'
+import type { Device, DeviceVerbs } from '../device/device.js'
+import { Roster } from '../device/roster.js'
+import { handleClock, type HandleClock } from '../device/handle-clock.js'
 import { deviceState } from './device-state.js'
 import { DASHBOARD_PATH } from '../admin-api/dashboard-page.js'
-import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
 import { DataStore } from '../data/data-store.js'
 import { loadStartupData } from './startup-data.js'
 import { BUNDLED_FIXTURES } from '../data/fixtures.js'
@@ -20,10 +22,9 @@ import { DeviceProxy, type ProxyOptions } from '../device-proxy/device-proxy.js'
 import { DeviceLinkError } from '../device-client/device-target.js'
 import { ManualClock, RealClock, type Clock } from '../util/clock.js'
 import { loadDeviceSchedule } from './device-schedule.js'
-import { DeviceLife, handleClock, type HandleClock, type HealthVerbs } from './device-life.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
-export interface MockNvr extends ControlVerbs, HealthVerbs {
+export interface MockNvr extends DeviceVerbs {
   /** Base URL, e.g. http://127.0.0.1:41234 (loopback too on 0.0.0.0 or ::); the API is under `${url}/nvr/v1`. */
   url: string
   port: number
@@ -60,10 +61,10 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   const logger = options.logger ?? createLogger(options)
   const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
-  const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedDevice: proxy.target }), ...(now === undefined ? {} : { now }) })
-  const { tokens, control } = device
   const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
-  const life = new DeviceLife({ device, schedule, clock, seed: options.seed, log: logger })
+  const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedDevice: proxy.target }), ...(now === undefined ? {} : { now }) }, { schedule, clock, seed: options.seed, log: logger })
+  const { tokens } = device
+  const roster = new Roster([device])
   const { app, listener } = await buildServingApp({
     device,
     maxHeaderSize: options.maxHeaderSize,
@@ -72,7 +73,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
     ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     ...(proxy === undefined ? {} : { proxy }),
-    ...(clock instanceof ManualClock ? { manualClock: { clock, settled: () => life.health.settled() } } : {})
+    ...(clock instanceof ManualClock ? { manualClock: { clock, settled: async () => await roster.settled() } } : {})
   })
   if (proxy !== undefined) logProxy(app, proxy, proxyOptions as ProxyOptions)
 
@@ -82,9 +83,11 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   }
 
   await app.ready()
-  const port = await listenOrClose(app, listener, options)
+  const port = await listenOrClose(app, device, listener, options)
   const url = baseUrl(options.host, port, tls === undefined ? 'http' : 'https')
-  life.begin(listener)
+  roster.add(device, url)
+  roster.holdProcess()
+  await roster.settled()
 
   app.log.info({
     source,
@@ -96,7 +99,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
 
   if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
   logControlOptions(app, options)
-  logSchedule(app, life, schedule.driftEvery, clock)
+  logSchedule(app, device, schedule.driftEvery, clock)
   // Written before the URL is given out, so the start-up lines come before anything a client causes.
   await logsWritten(logger)
 
@@ -107,13 +110,12 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
     app,
     certificate: tls?.cert,
     close: async () => {
-      await life.stop()
+      await roster.stop()
       await app.close()
       await logsWritten(logger)
     },
-    ...verbsOf(control),
-    ...life.verbs,
-    clock: handleClock(clock, () => life.health.settled())
+    ...device.verbs(),
+    clock: handleClock(clock, async () => await roster.settled())
   }
 }
 
@@ -147,17 +149,17 @@ function logProxy (app: FastifyInstance, proxy: DeviceProxy, { insecure, record 
 }
 
 // A listener that cannot listen leaves an app that must still be closed, as app.listen() would leave it.
-async function listenOrClose (app: FastifyInstance, listener: DeviceListener, { port, host }: ResolvedOptions): Promise<number> {
+async function listenOrClose (app: FastifyInstance, device: Device, listener: DevicePort, { port, host }: ResolvedOptions): Promise<number> {
   try {
-    return await listener.listen(port, host)
+    return await device.listen(listener, port, host)
   } catch (error) {
     await app.close()
     throw describeListenError(error, host, port)
   }
 }
 
-function logSchedule (app: FastifyInstance, life: DeviceLife, driftEvery: number | undefined, clock: Clock): void {
-  const { next } = life.health.report()
+function logSchedule (app: FastifyInstance, device: Device, driftEvery: number | undefined, clock: Clock): void {
+  const { next } = device.verbs().health()
   if (next.length > 0) app.log.info({ next: next.slice(0, 3) }, 'health follows a schedule')
   if (driftEvery !== undefined) app.log.info({ everyMs: driftEvery }, 'the data drifts: a seeded edit each period')
   if (clock instanceof ManualClock) app.log.info('the schedules\' clock is manual: it moves only when told (POST /__admin/clock)')

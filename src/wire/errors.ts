@@ -68,6 +68,8 @@ export const apiErrors = {
     new ApiError(503, ERROR_CODES.tooManyStreams, `${max} streams of the journal are open already; close one first.`, { 'retry-after': '5' }),
   deviceStarting: (retryAfterSeconds: number) =>
     new ApiError(503, ERROR_CODES.deviceStarting, `The device is starting; retry after ${retryAfterSeconds} s.`, { 'retry-after': String(retryAfterSeconds) }),
+  healthLocksOut: (state: string) =>
+    new ApiError(409, ERROR_CODES.healthLocksOut, `The device cannot go ${state} here: the clock is manual and this admin API shares the device's port, so nothing could move the clock while the port is closed. Run a fleet of one (--devices 1), whose control address stays up, or use the library's clock.advance.`),
   dataFromDevice: (target: string) =>
     new ApiError(409, ERROR_CODES.dataFromDevice, `Data cannot be replaced while proxying ${target}: the device's own data answers ${API_PREFIX}, behind its own token check.`),
   deviceNoAnswer: (timedOut: boolean, reason: string) =>

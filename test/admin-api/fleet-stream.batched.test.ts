@@ -4,7 +4,7 @@ import { startMockFleet, type MockFleet } from '../../src/fleet/start-mock-fleet
 import { fleetSource, JournalStream } from '../../src/admin-api/journal-stream.js'
 import { RequestJournal } from '../../src/control/journal.js'
 import { DeviceEvents } from '../../src/control/device-events.js'
-import type { DeviceRoster } from '../../src/device/device-roster.js'
+import type { DeviceRoster } from '../../src/device/roster.js'
 import { AUTH, SAMPLE_DATA } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
 import { parseEvents, readUntil, type ServerSentEvent } from '../helpers/event-stream.js'

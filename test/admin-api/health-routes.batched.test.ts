@@ -27,27 +27,37 @@ t.test('GET /__admin/health gives the state now and what comes next', async t =>
 })
 
 t.test('PUT /__admin/health sets any state with its parameters', async t => {
-  const nvr = await start(t)
-  const response = await call(nvr, 'PUT', '/__admin/health', { state: 'rebooting', down: 2000, starting: 3000 })
+  const real = await start(t, 'real')
+  const response = await call(real, 'PUT', '/__admin/health', { state: 'rebooting', down: 2000, starting: 3000 })
   t.equal(response.statusCode, 200)
   t.match(response.json().content, { state: 'rebooting', phase: 'down', down: 2000, starting: 3000, listening: false })
-  await nvr.clock.advance(5000)
-  t.match((await call(nvr, 'GET', '/__admin/health')).json().content, { state: 'online', listening: true })
+  const nvr = await start(t)
   const slow = await call(nvr, 'PUT', '/__admin/health', { state: 'slow', latency: 300 })
   t.match(slow.json().content, { state: 'slow', latency: 300 })
+  const unreachable = await call(nvr, 'PUT', '/__admin/health', { state: 'unreachable' })
+  t.equal(unreachable.statusCode, 200, 'unreachable needs no `for`: the admin API is never held')
+  t.match(unreachable.json().content, { state: 'unreachable', listening: true })
 })
 
-t.test('offline and unreachable need a `for` here: the admin API shares the port that goes away', async t => {
-  const nvr = await start(t)
-  for (const state of ['offline', 'unreachable']) {
-    const refused = await call(nvr, 'PUT', '/__admin/health', { state })
-    t.equal(refused.statusCode, 400)
-    t.match(refused.json().result, { errorCode: 'INVALID_BODY', errorMessage: `The request body is invalid: /for: is needed for ${state} here: the admin API shares the port that goes away, so give the milliseconds after which it comes back.` })
-  }
+t.test('on the real clock, offline needs a `for` here: the admin API shares the port that goes away', async t => {
+  const nvr = await start(t, 'real')
+  const refused = await call(nvr, 'PUT', '/__admin/health', { state: 'offline' })
+  t.equal(refused.statusCode, 400)
+  t.match(refused.json().result, { errorCode: 'INVALID_BODY', errorMessage: 'The request body is invalid: /for: is needed for offline here: the admin API shares the port that goes away, so give the milliseconds after which it comes back.' })
   const taken = await call(nvr, 'PUT', '/__admin/health', { state: 'offline', for: 1000 })
   t.equal(taken.statusCode, 200)
   t.match(taken.json().content, { state: 'offline', listening: false })
   t.match(nvr.health(), { state: 'offline' })
+})
+
+t.test('on the manual clock, a state that closes the shared port is refused: nothing could move the clock while it is closed', async t => {
+  const nvr = await start(t)
+  for (const body of [{ state: 'offline', for: 1000 }, { state: 'rebooting', down: 1000, starting: 1000 }]) {
+    const refused = await call(nvr, 'PUT', '/__admin/health', body)
+    t.equal(refused.statusCode, 409)
+    t.match(refused.json().result, { errorCode: 'HEALTH_LOCKS_OUT', errorMessage: `The device cannot go ${body.state} here: the clock is manual and this admin API shares the device's port, so nothing could move the clock while the port is closed. Run a fleet of one (--devices 1), whose control address stays up, or use the library's clock.advance.` })
+  }
+  t.match(nvr.health(), { state: 'online', listening: true })
 })
 
 t.test('an invalid state is a 400 naming the field', async t => {

@@ -2,7 +2,7 @@ import { createServer } from 'node:net'
 import { once } from 'node:events'
 import t, { type Test } from 'tap'
 import { buildServingApp } from '../../src/app/build-app.js'
-import { DeviceContext } from '../../src/device/device-context.js'
+import { Device } from '../../src/device/device.js'
 import { MockControl } from '../../src/control/mock-control.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
@@ -14,9 +14,9 @@ import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
 
 const OTHER_DATA: FixtureData = { counting_lines: [line({ id: 'line-9', camera_id: 'cam-9', name: 'Other' })] }
 
-function device (name: string, data: FixtureData, tokens: string[] = [TOKEN]): DeviceContext {
+function device (name: string, data: FixtureData, tokens: string[] = [TOKEN]): Device {
   const store = new DataStore(datasetFromData(data))
-  return new DeviceContext({ name, store, tokens: new TokenPolicy(tokens, [ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ store }) })
+  return new Device({ name, store, tokens: new TokenPolicy(tokens, [ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ store }) })
 }
 
 async function serve (t: Test, adminToken?: string) {
@@ -39,7 +39,7 @@ t.test('each listener of one app answers from its own device: data, tokens and j
   const [firstPort, secondPort] = [await listener.listen(0, '127.0.0.1'), await other.listen(0, '127.0.0.1')]
   t.not(firstPort, secondPort)
   t.equal(other.port, secondPort)
-  t.equal(other.device, second)
+  t.equal(other.role.device, second)
 
   t.equal((await get(firstPort, '/nvr/v1/cameras/cam-1/counting_lines')).status, 200, 'the fast path, on the first device')
   t.equal((await get(secondPort, '/nvr/v1/cameras/cam-1/counting_lines', { authorization: 'Bearer other-token' })).status, 404, 'not a camera of the second')
@@ -72,17 +72,17 @@ t.test('a listener closes and comes back on the same port while the others serve
   t.equal((await get(port, '/healthz', {})).status, 200)
 })
 
-t.test('a device\'s gate takes requests before the fast path and Fastify', async t => {
-  const { listener, first } = await serve(t)
+t.test('a port\'s gate takes requests before the fast path and Fastify', async t => {
+  const { listener } = await serve(t)
   const port = await listener.listen(0, '127.0.0.1')
-  first.gate = (request, response) => {
+  listener.setGate((request, response) => {
     if (request.url === '/healthz') return false
     response.writeHead(503).end()
     return true
-  }
+  })
   t.equal((await fetch(`http://127.0.0.1:${port}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })).status, 503)
   t.equal((await get(port, '/healthz', {})).status, 200, 'what it leaves goes on')
-  first.gate = null
+  listener.setGate(null)
   t.equal((await get(port, '/nvr/v1/cameras/cam-1/counting_lines')).status, 200)
 })
 
@@ -97,7 +97,7 @@ t.test('a control listener serves the admin API alone, a device listener of a fl
   t.match(await get(devicePort, '/__admin/faults', ADMIN), { status: 404, body: { result: { errorCode: 'PATH_NOT_FOUND' } } })
   t.equal((await get(devicePort, '/nvr/v1/cameras/cam-1/counting_lines')).status, 200)
   const store = new DataStore(datasetFromData(OTHER_DATA))
-  const opensAdmin = new DeviceContext({ name: 'nvr-003', store, tokens: new TokenPolicy([ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ store }) })
+  const opensAdmin = new Device({ name: 'nvr-003', store, tokens: new TokenPolicy([ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ store }) })
   t.throws(() => addListener({ device: opensAdmin, api: true, admin: false }), { name: 'OptionsError' }, 'no device\'s token may be the admin token')
 })
 

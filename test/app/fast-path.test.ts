@@ -8,7 +8,7 @@ import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { startMockNvr, type MockNvrOptions } from '../../src/index.js'
 import { MockControl } from '../../src/control/mock-control.js'
-import { DeviceContext } from '../../src/device/device-context.js'
+import { Device } from '../../src/device/device.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { captureLogs } from '../helpers/log-capture.js'
 import { exchange, parseAnswers } from '../helpers/raw-http.js'
@@ -124,7 +124,7 @@ t.test('the fast path leaves every request to Fastify once the server is closing
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
   const control = new MockControl({ store, journalSize: 10 })
   const journal = control.journal
-  const device = new DeviceContext({ name: 'nvr', store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), control })
+  const device = new Device({ name: 'nvr', store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), control })
   const fastPath = new FastPath({ nextRequestId: () => 'req-x' })
   const written: unknown[] = []
   const response = { writeHead: (...args: unknown[]) => written.push(args), end: (body: unknown) => written.push(body) } as unknown as ServerResponse

@@ -36,3 +36,30 @@ t.test('through the CLI: a schedule walked with --clock manual and POST /__admin
   cli.child.kill('SIGTERM')
   t.equal(await cli.exit, 0)
 })
+
+t.test('a schedule that starts offline: the ready line says so, and the process lives until it is stopped', async t => {
+  const dir = t.testdir({ 'schedule.json': JSON.stringify({ health: [{ at: 0, state: 'offline' }] }) })
+  const cli = runCli(['--port', '0', '--schedule', join(dir, 'schedule.json')])
+  t.teardown(() => { cli.child.kill() })
+  await printed(cli, 'mock-nvr ready at ')
+  t.match(cli.stdout(), /^mock-nvr ready at http:\/\/127\.0\.0\.1:\d+: the device starts offline, by its schedule, and refuses connections until its health changes$/m)
+  t.notMatch(cli.stdout(), /listening on/, 'no line promises a port that refuses')
+  // Nothing listens and no timer waits: only the mock itself may hold the process.
+  await new Promise(resolve => setTimeout(resolve, 3000))
+  t.equal(cli.child.exitCode, null, 'still running 3 s later')
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exit, 0)
+})
+
+t.test('--clock manual: PUT /__admin/health of a state that would close the shared port is refused, and the process stays', async t => {
+  const cli = runCli(['--port', '0', '--clock', 'manual', '--admin-token', 'dev'])
+  t.teardown(() => { cli.child.kill() })
+  const url = await cli.ready
+  const admin = { authorization: 'Bearer dev', 'content-type': 'application/json' }
+  const refused = await fetch(`${url}/__admin/health`, { method: 'PUT', headers: admin, body: JSON.stringify({ state: 'offline', for: 60000 }) })
+  t.equal(refused.status, 409)
+  t.match(await refused.json(), { result: { errorCode: 'HEALTH_LOCKS_OUT', errorMessage: /--devices 1/ } })
+  t.equal((await fetch(`${url}/healthz`)).status, 200, 'still serving')
+  cli.child.kill('SIGTERM')
+  t.equal(await cli.exit, 0)
+})

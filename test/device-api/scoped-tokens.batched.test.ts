@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import t from 'tap'
 import { FastPath } from '../../src/app/fast-path.js'
 import { MockControl } from '../../src/control/mock-control.js'
-import { DeviceContext } from '../../src/device/device-context.js'
+import { Device } from '../../src/device/device.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { OptionsError, ScopedTokensError, startMockNvr } from '../../src/index.js'
@@ -90,7 +90,7 @@ t.test('with no --token, any other token sees every camera and a scoped one only
 t.test('the fast path never answers a camera outside the scope; Fastify answers it with the 403', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
   const tokens = new TokenPolicy([TOKEN], [], SCOPED_TOKENS)
-  const device = new DeviceContext({ name: 'nvr', store, tokens, cors: new CorsPolicy(), control: new MockControl({ store, access: tokens, journalSize: 10 }) })
+  const device = new Device({ name: 'nvr', store, tokens, cors: new CorsPolicy(), control: new MockControl({ store, access: tokens, journalSize: 10 }) })
   const fastPath = new FastPath({ nextRequestId: () => 'req-x' })
   const response = { writeHead () {}, end () {} } as unknown as ServerResponse
   const asked = (url: string, token: string) => ({ method: 'GET', url, headers: { host: 'mock', ...bearer(token) }, socket: {} }) as unknown as IncomingMessage

@@ -174,7 +174,7 @@ t.test('a port taken while offline is said in the log; the device stays offline,
   const squatter = createServer()
   await new Promise<void>(resolve => squatter.listen(nvr.port, '127.0.0.1', resolve))
   await nvr.clock.advance(1000)
-  t.match(nvr.health(), { state: 'online', listening: false })
+  t.match(nvr.health(), { state: 'offline', listening: false, port: nvr.port, reason: `port ${nvr.port} is in use by another program` })
   t.match(nvr.events().at(-1), { kind: 'health', state: 'offline', cause: 'port-taken', port: nvr.port })
   await new Promise(resolve => squatter.close(resolve))
   const report = await nvr.setHealth({ state: 'online' })

@@ -1,0 +1,167 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { DataStore } from '../data/data-store.js'
+import type { MockControl } from '../control/mock-control.js'
+import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
+import type { DeviceEvent } from '../control/device-events.js'
+import type { CorsPolicy } from '../wire/cors.js'
+import type { TokenPolicy } from '../wire/token-policy.js'
+import { deviceArea, type BearerArea } from '../wire/area-guard.js'
+import { DeviceHealth, type HealthReport } from '../health/device-health.js'
+import type { HealthPlan } from '../health/health-spec.js'
+import type { HealthSpec } from '../health/health-states.js'
+import { DataDrift } from '../health/data-drift.js'
+import type { Clock } from '../util/clock.js'
+import type { DevicePort } from './device-port.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The device whose listener the request arrived on; the app's own device for inject(). */
+    readonly device: Device
+  }
+}
+
+/** What a device is made of; a device of a fleet shares its store's data with the devices of the same fixtures. */
+export interface DeviceParts {
+  /** The device's name: nvr-001 in a fleet. */
+  name: string
+  store: DataStore
+  tokens: TokenPolicy
+  cors: CorsPolicy
+  /** Its faults, latency, rate limit and request journal. */
+  control: MockControl
+}
+
+/** What a device's health and drift follow. */
+export interface DeviceSchedule {
+  plan?: HealthPlan
+  driftEvery?: number
+}
+
+/** What a device's life over time runs on: its schedule, the schedules' clock, its seed and its log. */
+export interface DeviceLifeOptions {
+  schedule: DeviceSchedule
+  clock: Clock
+  seed: number
+  log: FastifyBaseLogger
+}
+
+/** What a device's handle gives of its health. */
+export interface HealthVerbs {
+  /**
+   * Puts the device in a health state now (`{ state: 'rebooting', down: 2000, starting: 3000 }`); resolves once
+   * its port does what the state asks (closed, listening again). Throws HealthSpecError naming each problem.
+   */
+  setHealth: (spec: HealthSpec) => Promise<HealthReport>
+  /** The device's health now, and the changes its schedule makes next. */
+  health: () => HealthReport
+  /** The changes of health and the data edits (drift), oldest first. */
+  events: () => DeviceEvent[]
+}
+
+/** Everything a test can change or ask of one device while it runs. */
+export interface DeviceVerbs extends Omit<ControlVerbs, 'reset'>, HealthVerbs {
+  /**
+   * Back to the start: the start-up data, scoped tokens and rate limit, no faults, an empty journal, its health
+   * and drift from their start; resolves once its port has followed (listening again if it was down).
+   */
+  reset: () => Promise<void>
+}
+
+/**
+ * One simulated device, in one place: its data, tokens, CORS policy and control (faults, latency, rate limit,
+ * journal), and, once it has a port, its health and drift over time acted on that port. Every plugin, hook and
+ * the fast path read it from the request (`request.device`), so one app serves any number of devices.
+ */
+export class Device {
+  readonly name: string
+  readonly store: DataStore
+  readonly tokens: TokenPolicy
+  readonly cors: CorsPolicy
+  readonly control: MockControl
+  /** The device API's bearer area, judged by this device's tokens and rate limit. */
+  readonly area: BearerArea
+  /** Its health over time; none for a proxy (whose health is the real device's) or an app that only answers inject(). */
+  readonly health: DeviceHealth | undefined
+  readonly #life: DeviceLifeOptions | undefined
+  #drift: DataDrift | undefined
+  #port: DevicePort | undefined
+
+  constructor ({ name, store, tokens, cors, control }: DeviceParts, life?: DeviceLifeOptions) {
+    this.name = name
+    this.store = store
+    this.tokens = tokens
+    this.cors = cors
+    this.control = control
+    this.area = deviceArea(tokens, control.rateLimiter)
+    this.#life = life
+    this.health = life === undefined ? undefined : new DeviceHealth({ clock: life.clock, plan: life.schedule.plan, log: life.log, events: control.events })
+  }
+
+  /** The port the device listens on, once it has one. */
+  get port (): DevicePort | undefined {
+    return this.#port
+  }
+
+  /** Listens on its port, then starts its schedule and drift there; resolves with the port's number. */
+  async listen (port: DevicePort, number: number, host: string): Promise<number> {
+    this.#port = port
+    const listened = await port.listen(number, host)
+    this.#begin(port)
+    return listened
+  }
+
+  #begin (port: DevicePort): void {
+    if (this.#life === undefined) return
+    const { schedule, clock, seed, log } = this.#life
+    this.health?.begin(port)
+    if (schedule.driftEvery !== undefined) {
+      this.#drift = new DataDrift({ clock, every: schedule.driftEvery, seed, control: this.control, events: this.control.events, log })
+    }
+  }
+
+  /** Resolves once its port has done what its health last asked (closed, or listening again). */
+  async settled (): Promise<void> {
+    await this.health?.settled()
+  }
+
+  /** See DeviceVerbs.reset. */
+  async reset (): Promise<void> {
+    this.control.reset()
+    this.health?.reset()
+    this.#drift?.reset()
+    await this.settled()
+  }
+
+  /** Stops every timer and lets go of every request its health holds; its port stays as it is until the app closes. */
+  async stop (): Promise<void> {
+    this.#drift?.stop()
+    await this.health?.stop()
+  }
+
+  /** Stops its timers and closes its port; requests in flight finish first. */
+  async close (): Promise<void> {
+    await this.stop()
+    await this.#port?.close()
+  }
+
+  /** The verbs of its handle, each bound to this device. */
+  verbs (): DeviceVerbs {
+    const health = this.#healthOrThrow()
+    return {
+      ...verbsOf(this.control),
+      setHealth: async spec => {
+        health.set(spec)
+        await health.settled()
+        return health.report()
+      },
+      health: () => health.report(),
+      events: () => this.control.events.entries(),
+      reset: async () => await this.reset()
+    }
+  }
+
+  #healthOrThrow (): DeviceHealth {
+    // Every device a handle is made for has its life: startMockNvr and startMockFleet give it one.
+    return this.health as DeviceHealth
+  }
+}

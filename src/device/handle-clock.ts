@@ -1,0 +1,28 @@
+import { OptionsError } from '../config/option-problems.js'
+import { ManualClock, type Clock } from '../util/clock.js'
+
+/** The schedules' clock as a handle gives it. */
+export interface HandleClock {
+  /** Milliseconds since the epoch, by this clock. */
+  now: () => number
+  /** Moves a manual clock on by `ms`, running every change due on the way; resolves once the ports follow. Throws OptionsError on the real clock. */
+  advance: (ms: number) => Promise<void>
+  /** Timers waiting on a manual clock (a change of health, a drift edit, a slow answer); 0 on the real one. */
+  readonly pending: number
+}
+
+/** The clock of a handle; `settled` resolves once every port has followed its last move. */
+export function handleClock (clock: Clock, settled: () => Promise<unknown>): HandleClock {
+  return {
+    now: () => clock.now(),
+    advance: async ms => {
+      if (!(clock instanceof ManualClock)) throw new OptionsError('the clock is real: start with clock \'manual\' to move it by hand')
+      if (!Number.isInteger(ms) || ms < 0) throw new OptionsError(`clock.advance takes whole milliseconds from 0, not ${String(ms)}`)
+      clock.advance(ms)
+      await settled()
+    },
+    get pending () {
+      return clock instanceof ManualClock ? clock.pending : 0
+    }
+  }
+}
