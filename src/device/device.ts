@@ -113,7 +113,8 @@ export class Device {
   #begin (port: DevicePort): void {
     if (this.#life === undefined) return
     const { schedule, clock, seed, log } = this.#life
-    this.health?.begin(port)
+    const health = this.health as DeviceHealth
+    health.begin(port)
     if (schedule.driftEvery !== undefined) {
       this.#drift = new DataDrift({ clock, every: schedule.driftEvery, seed, control: this.control, events: this.control.events, log })
     }

@@ -33,11 +33,6 @@ export class Roster implements DeviceRoster {
     this.#devices = devices
   }
 
-  /** Every device, listening or not yet. */
-  get devices (): readonly Device[] {
-    return this.#devices
-  }
-
   /** Adds a device that listens, at this URL, to what the admin API lists. */
   add (device: Device, url: string): void {
     const entry = { device, url }

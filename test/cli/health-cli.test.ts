@@ -2,6 +2,8 @@ import { join } from 'node:path'
 import t from 'tap'
 import { parseCli, UsageError } from '../../src/cli/args.js'
 import { printed, runCli, runCommand } from '../helpers/cli-process.js'
+import { runCommandLine } from '../../src/cli/main.js'
+import type { MockNvr } from '../../src/start/start-mock-nvr.js'
 
 t.test('--schedule, --drift and --clock are read, with their twins, and checked', async t => {
   t.match(parseCli(['--schedule', 'schedule.json', '--drift', '60000', '--clock', 'manual'], {}), { options: { schedule: 'schedule.json', drift: 60000, clock: 'manual' } })
@@ -62,4 +64,25 @@ t.test('--clock manual: PUT /__admin/health of a state that would close the shar
   t.equal((await fetch(`${url}/healthz`)).status, 200, 'still serving')
   cli.child.kill('SIGTERM')
   t.equal(await cli.exit, 0)
+})
+
+t.test('the ready line of a device that starts offline names when its schedule brings it back', async t => {
+  const dir = t.testdir({
+    'until.json': JSON.stringify({ health: [{ at: 0, state: 'offline' }, { at: 5000, state: 'online' }] }),
+    'forever.json': JSON.stringify({ health: [{ at: 0, state: 'offline' }] })
+  })
+  for (const [file, until] of [['until.json', /until \d{4}-\d\d-\d\dT[\d:.]+Z$/], ['forever.json', /until its health changes$/]] as const) {
+    let stdout = ''
+    let nvr: MockNvr | undefined
+    const code = await runCommandLine(['--port', '0', '--clock', 'manual', '--log-level', 'silent', '--schedule', join(dir, file)], {
+      env: {},
+      stdout: { write: (text: string) => { stdout += text } },
+      stderr: { write: () => {} },
+      stopSignal: () => new AbortController().signal,
+      serving: served => { nvr = served as MockNvr }
+    })
+    t.equal(code, undefined, 'serving')
+    await nvr?.close()
+    t.match(stdout.trim(), new RegExp(`^mock-nvr ready at http://127\\.0\\.0\\.1:\\d+: the device starts offline, by its schedule, and refuses connections ${until.source}`), file)
+  }
 })
