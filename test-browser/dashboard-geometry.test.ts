@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import t from 'tap'
 import { startMockNvr } from '../src/index.js'
-import { runDeviceCommand } from '../src/cli/device-commands.js'
+import { runDeviceCommand } from '../src/cli/target-commands.js'
 import type { CountingLine, FixtureData } from '../src/types.js'
 import { launchChromium } from './chromium.js'
 import { openDashboard, recordHosts } from './dashboard-actions.js'

@@ -35,8 +35,8 @@ import { countingLinesApi } from '../device-api/routes.js'
 import { API_PREFIX } from '../contract/paths.js'
 import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema } from '../contract/schemas.js'
 import type { TlsCredentials } from '../config/tls.js'
-import { deviceProxyApi } from '../device-proxy/proxy-routes.js'
-import type { DeviceProxy } from '../device-proxy/device-proxy.js'
+import { deviceProxyApi } from '../target-proxy/proxy-routes.js'
+import type { DeviceProxy } from '../target-proxy/target-proxy.js'
 
 /** The device an app serves by itself, given whole or by its parts. */
 export type AppDevice = {

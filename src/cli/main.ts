@@ -1,11 +1,11 @@
 import { givenBy, helpText, parseCli, UsageError, type CliCommand } from './args.js'
-import { isDeviceCommand } from './device-args.js'
+import { isDeviceCommand } from './target-args.js'
 import { unknownVariable } from './variables.js'
 import { isWildcardHost } from '../util/listen-address.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import type { ResolvedOptions } from '../config/options-schema.js'
-import type { ProxyOptions } from '../device-proxy/device-proxy.js'
+import type { ProxyOptions } from '../target-proxy/target-proxy.js'
 
 /** What a command line reads and writes; src/cli.ts gives it the process's own. */
 export interface CommandLineIo {
@@ -39,7 +39,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
   if (isDeviceCommand(first)) {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
-    const { runDeviceCommand } = await import('./device-commands.js')
+    const { runDeviceCommand } = await import('./target-commands.js')
     return await runDeviceCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal(), env: io.env })
   }
   let command: CliCommand

@@ -1,8 +1,8 @@
-import type { ProxyOptions } from '../device-proxy/device-proxy.js'
-import { parseTarget, type DeviceLinkError } from '../device-client/device-target.js'
+import type { ProxyOptions } from '../target-proxy/target-proxy.js'
+import { parseTarget, type DeviceLinkError } from '../target-client/target-connection.js'
 import { CLI_OPTIONS, envName, UsageError, type CliCommand } from './args.js'
 import { readCaFile } from './ca-file.js'
-import { DEVICE_TOKEN_VARIABLE } from './device-token.js'
+import { DEVICE_TOKEN_VARIABLE } from './target-token.js'
 import { parseMilliseconds } from './milliseconds.js'
 
 // Each flag that takes a value, with the placeholder its messages show.

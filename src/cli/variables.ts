@@ -1,5 +1,5 @@
 import { CLI_OPTIONS, envName } from './args.js'
-import { DEVICE_COMMAND_VARIABLES } from './device-token.js'
+import { DEVICE_COMMAND_VARIABLES } from './target-token.js'
 
 /** The environment's namespace: every variable named so is one mock-nvr reads, or a mistake. */
 export const VARIABLE_PREFIX = 'MOCK_NVR_'

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { UsageError } from '../../src/cli/args.js'
-import { parseDeviceArgs } from '../../src/cli/device-args.js'
+import { parseDeviceArgs } from '../../src/cli/target-args.js'
 import { parseMilliseconds } from '../../src/cli/milliseconds.js'
 import { MAX_TIMER_MS } from '../../src/util/delay.js'
 import { parseProxyArgs } from '../../src/cli/proxy-args.js'

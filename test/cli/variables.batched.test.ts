@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { CLI_OPTIONS, envName } from '../../src/cli/args.js'
 import { editDistance, KNOWN_VARIABLES, unknownVariable } from '../../src/cli/variables.js'
-import { DEVICE_TOKEN_VARIABLE } from '../../src/cli/device-token.js'
+import { DEVICE_TOKEN_VARIABLE } from '../../src/cli/target-token.js'
 import { runCli, runCommand } from '../helpers/cli-process.js'
 import { DOC_PAGES, readDoc, ROOT } from '../helpers/docs.js'
 
