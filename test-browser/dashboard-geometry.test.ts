@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import t from 'tap'
 import { startMockNvr } from '../src/index.js'
-import { runDeviceCommand } from '../src/cli/target-commands.js'
+import { runTargetCommand } from '../src/cli/target-commands.js'
 import type { CountingLine, FixtureData } from '../src/types.js'
 import { launchChromium } from './chromium.js'
 import { openDashboard, recordHosts } from './dashboard-actions.js'
@@ -136,7 +136,7 @@ t.test('a device recorded with WKT lines is drawn by the dashboard of the mock s
   t.teardown(() => device.close())
   const file = join(t.testdir({}), 'device.json')
   const quiet = { write: () => true }
-  const code = await runDeviceCommand('record', ['--target', device.url, '--token', 'device-token', '--camera', 'cam-720p', '--camera', 'cam-1080p', '--out', file],
+  const code = await runTargetCommand('record', ['--target', device.url, '--token', 'device-token', '--camera', 'cam-720p', '--camera', 'cam-1080p', '--out', file],
     { stdout: quiet, stderr: quiet })
   t.equal(code, 0, 'mock-nvr record wrote the file')
   const replay = await startMockNvr({ fixtures: file, adminToken: ADMIN_TOKEN })

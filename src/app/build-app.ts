@@ -35,8 +35,8 @@ import { countingLinesApi } from '../device-api/routes.js'
 import { API_PREFIX } from '../contract/paths.js'
 import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema } from '../contract/schemas.js'
 import type { TlsCredentials } from '../config/tls.js'
-import { deviceProxyApi } from '../target-proxy/proxy-routes.js'
-import type { DeviceProxy } from '../target-proxy/target-proxy.js'
+import { targetProxyApi } from '../target-proxy/proxy-routes.js'
+import type { TargetProxy } from '../target-proxy/target-proxy.js'
 
 /** The device an app serves by itself, given whole or by its parts. */
 export type AppDevice = {
@@ -66,7 +66,7 @@ export type AppDependencies = AppDevice & {
    */
   fleet?: FleetAdmin
   /** Forward /nvr/v1 to a real device instead of serving the store; the device decides who is let in. */
-  proxy?: DeviceProxy
+  proxy?: TargetProxy
   /** The schedules' clock when a test moves it by hand: POST /__admin/clock advances it. */
   manualClock?: HandClock
 }
@@ -226,7 +226,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   })
 
   if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX })
-  else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: ownDevice.control.faultControl })
+  else await app.register(targetProxyApi, { prefix: API_PREFIX, proxy, faults: ownDevice.control.faultControl })
   if (adminTokens !== undefined) {
     if (fleet === undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, deviceOf: request => request.device, sharesDevicePort: true, ...(manualClock === undefined ? {} : { manualClock }) })
     else await registerFleetAdmin(app, adminTokens, fleet)

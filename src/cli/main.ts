@@ -1,5 +1,5 @@
 import { givenBy, helpText, parseCli, UsageError, type CliCommand } from './args.js'
-import { isDeviceCommand } from './target-args.js'
+import { isTargetCommand } from './target-args.js'
 import { unknownVariable } from './variables.js'
 import { isWildcardHost } from '../util/listen-address.js'
 import { VERSION } from '../util/version.js'
@@ -37,10 +37,10 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   const unknown = argv.some(arg => HELP_AND_VERSION.has(arg)) ? undefined : unknownVariable(io.env)
   if (unknown !== undefined) return fail(io, EXIT_USAGE, `${sentence(unknown)} Run mock-nvr --help for the flags and their variables.`)
   // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
-  if (isDeviceCommand(first)) {
+  if (isTargetCommand(first)) {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
-    const { runDeviceCommand } = await import('./target-commands.js')
-    return await runDeviceCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal(), env: io.env })
+    const { runTargetCommand } = await import('./target-commands.js')
+    return await runTargetCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal(), env: io.env })
   }
   let command: CliCommand
   let proxy: ProxyOptions | undefined

@@ -1,8 +1,8 @@
 import type { ProxyOptions } from '../target-proxy/target-proxy.js'
-import { parseTarget, type DeviceLinkError } from '../target-client/target-connection.js'
+import { parseTarget, type TargetLinkError } from '../target-client/target-connection.js'
 import { CLI_OPTIONS, envName, UsageError, type CliCommand } from './args.js'
 import { readCaFile } from './ca-file.js'
-import { DEVICE_TOKEN_VARIABLE } from './target-token.js'
+import { TARGET_TOKEN_VARIABLE } from './target-token.js'
 import { parseMilliseconds } from './milliseconds.js'
 
 // Each flag that takes a value, with the placeholder its messages show.
@@ -33,14 +33,14 @@ export async function parseProxyArgs (argv: readonly string[], env: NodeJS.Proce
     else serveArgv.push(arg)
   }
   if (help) return { proxy: { target: '' }, serveArgv, help }
-  if (env[DEVICE_TOKEN_VARIABLE] !== undefined) throw new UsageError(`${DEVICE_TOKEN_VARIABLE} does not apply to proxy: ${OWN_AUTHORIZATION}; unset it`)
+  if (env[TARGET_TOKEN_VARIABLE] !== undefined) throw new UsageError(`${TARGET_TOKEN_VARIABLE} does not apply to proxy: ${OWN_AUTHORIZATION}; unset it`)
   if (values.target === undefined) throw new UsageError('--target URL is required: the device to forward /nvr/v1 to')
   const timeout = values.timeout === undefined ? undefined : parseMilliseconds('timeout', values.timeout)
   let base: URL
   try {
     base = parseTarget(values.target)
   } catch (error) {
-    throw new UsageError(`--target: ${(error as DeviceLinkError).message}`)
+    throw new UsageError(`--target: ${(error as TargetLinkError).message}`)
   }
   const ca = values.ca === undefined ? undefined : await readCaFile(values.ca)
   if (ca !== undefined && base.protocol !== 'https:') throw new UsageError('--ca: a CA certificate is only of use with an https:// target')

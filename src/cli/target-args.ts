@@ -2,16 +2,16 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { flagValue, UsageError } from './args.js'
 import { parseMilliseconds } from './milliseconds.js'
 
-export const DEVICE_COMMANDS = ['verify', 'record'] as const
-export type DeviceCommandName = typeof DEVICE_COMMANDS[number]
+export const TARGET_COMMANDS = ['verify', 'record'] as const
+export type TargetCommandName = typeof TARGET_COMMANDS[number]
 
-export function isDeviceCommand (word: string | undefined): word is DeviceCommandName {
-  return (DEVICE_COMMANDS as readonly string[]).includes(word as string)
+export function isTargetCommand (word: string | undefined): word is TargetCommandName {
+  return (TARGET_COMMANDS as readonly string[]).includes(word as string)
 }
 
 /** A device command's flags, parsed and checked for presence; the values are checked where they are used. */
-export interface DeviceArgs {
-  command: DeviceCommandName
+export interface TargetArgs {
+  command: TargetCommandName
   help: boolean
   target?: string
   token?: string
@@ -29,12 +29,12 @@ export interface DeviceArgs {
 }
 
 /** A device command's flag: the placeholder of its value (none for a switch), and whether it may be repeated. */
-interface DeviceFlag {
+interface TargetFlag {
   value?: string
   multiple?: boolean
 }
 
-const COMMON: Record<string, DeviceFlag> = {
+const COMMON: Record<string, TargetFlag> = {
   help: {},
   target: { value: 'URL' },
   token: { value: 'TOKEN' },
@@ -47,13 +47,13 @@ const COMMON: Record<string, DeviceFlag> = {
   json: {}
 }
 
-const OWN: Record<DeviceCommandName, Record<string, DeviceFlag>> = {
+const OWN: Record<TargetCommandName, Record<string, TargetFlag>> = {
   verify: { junit: { value: 'FILE' }, strict: {} },
   record: { out: { value: 'FILE' }, force: {} }
 }
 
 /** The arguments after `mock-nvr verify` or `mock-nvr record`. */
-export function parseDeviceArgs (command: DeviceCommandName, argv: readonly string[]): DeviceArgs {
+export function parseTargetArgs (command: TargetCommandName, argv: readonly string[]): TargetArgs {
   const flags = { ...COMMON, ...OWN[command] }
   const allFlags = new Set(['-h', ...Object.keys(flags).map(name => `--${name}`)])
   const options: ParseArgsConfig['options'] = Object.fromEntries(Object.entries(flags).map(([name, flag]) =>
@@ -72,7 +72,7 @@ export function parseDeviceArgs (command: DeviceCommandName, argv: readonly stri
       values[token.name] = flag.multiple === true ? [...(values[token.name] as string[] | undefined ?? []), value as string] : value
     }
   }
-  const args: DeviceArgs = {
+  const args: TargetArgs = {
     command,
     help: values.help === true,
     cameras: (values.camera as string[] | undefined) ?? [],
@@ -83,7 +83,7 @@ export function parseDeviceArgs (command: DeviceCommandName, argv: readonly stri
   }
   if (args.help) return args
   const target = required(values, 'target', 'URL')
-  // Which token source wins, and the file's reading, are readDeviceToken's (target-token.ts).
+  // Which token source wins, and the file's reading, are readTargetToken's (target-token.ts).
   const token = optional(values, 'token', 'token')
   const tokenFile = optional(values, 'token-file', 'tokenFile')
   if (args.cameras.length === 0) throw new UsageError('--camera ID is required (repeatable): the API has no route that lists cameras')
@@ -108,13 +108,13 @@ function required (values: Record<string, unknown>, flag: string, value: string)
   return given
 }
 
-function optional (values: Record<string, unknown>, flag: string, key: 'ca' | 'junit' | 'token' | 'tokenFile'): Partial<DeviceArgs> {
+function optional (values: Record<string, unknown>, flag: string, key: 'ca' | 'junit' | 'token' | 'tokenFile'): Partial<TargetArgs> {
   const given = values[flag]
   if (given === '') throw new UsageError(`--${flag} must not be empty`)
   return typeof given === 'string' ? { [key]: given } : {}
 }
 
-function milliseconds (values: Record<string, unknown>, flag: string, key: 'timeout' | 'runTimeout'): Partial<DeviceArgs> {
+function milliseconds (values: Record<string, unknown>, flag: string, key: 'timeout' | 'runTimeout'): Partial<TargetArgs> {
   const text = values[flag] as string | undefined
   return text === undefined ? {} : { [key]: parseMilliseconds(flag, text) }
 }
@@ -132,7 +132,7 @@ const CONNECTION_HELP = [
 ]
 
 /** --help of a device command. */
-export function deviceHelpText (command: DeviceCommandName): string {
+export function targetHelpText (command: TargetCommandName): string {
   const lines = command === 'verify'
     ? [
         'Usage: mock-nvr verify --target URL --token TOKEN|--token-file FILE --camera ID [--camera ID …] [options]',

@@ -2,12 +2,12 @@ import { checkWritable, fixtureText, FixtureWriteError, writeFileAtomically } fr
 import { RecordRefusedError, recordWithNotes } from '../target-link/record-target.js'
 import { renderJunit } from '../target-link/report-junit.js'
 import { renderReport } from '../target-link/report-text.js'
-import { connectionFrom, DeviceLinkError, type DeviceLinkOptions } from '../target-client/target-connection.js'
-import { verifyDevice, type VerifyReport } from '../target-link/verify-target.js'
+import { connectionFrom, TargetLinkError, type TargetLinkOptions } from '../target-client/target-connection.js'
+import { verifyTarget, type VerifyReport } from '../target-link/verify-target.js'
 import { UsageError } from './args.js'
 import { readCaFile } from './ca-file.js'
-import { readDeviceToken } from './target-token.js'
-import { deviceHelpText, parseDeviceArgs, type DeviceArgs, type DeviceCommandName } from './target-args.js'
+import { readTargetToken } from './target-token.js'
+import { targetHelpText, parseTargetArgs, type TargetArgs, type TargetCommandName } from './target-args.js'
 import type { FixtureData } from '../contract/schemas.js'
 
 /** Where a device command writes, and what stops it (Ctrl-C). */
@@ -24,13 +24,13 @@ const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
 
 /** Runs `mock-nvr verify …` or `mock-nvr record …` and returns the exit code; nothing here throws. */
-export async function runDeviceCommand (command: DeviceCommandName, argv: readonly string[], io: CommandIo): Promise<number> {
-  let args: DeviceArgs
-  let options: DeviceLinkOptions
+export async function runTargetCommand (command: TargetCommandName, argv: readonly string[], io: CommandIo): Promise<number> {
+  let args: TargetArgs
+  let options: TargetLinkOptions
   try {
-    args = parseDeviceArgs(command, argv)
+    args = parseTargetArgs(command, argv)
     if (args.help) {
-      io.stdout.write(deviceHelpText(command))
+      io.stdout.write(targetHelpText(command))
       return EXIT_OK
     }
     options = await linkOptions(args, io)
@@ -44,16 +44,16 @@ export async function runDeviceCommand (command: DeviceCommandName, argv: readon
   } catch (error) {
     // Only errors of these kinds are expected; each message is one line without the token.
     /* c8 ignore next: anything else is a bug, and its stack is wanted */
-    if (!(error instanceof DeviceLinkError || error instanceof FixtureWriteError)) throw error
+    if (!(error instanceof TargetLinkError || error instanceof FixtureWriteError)) throw error
     io.stderr.write(`mock-nvr: ${error.message}${command === 'record' ? ': nothing written' : ''}\n`)
     return EXIT_FAILURE
   }
 }
 
-async function linkOptions (args: DeviceArgs, { signal, env = {} }: CommandIo): Promise<DeviceLinkOptions> {
-  const { token, source } = await readDeviceToken(args, env)
+async function linkOptions (args: TargetArgs, { signal, env = {} }: CommandIo): Promise<TargetLinkOptions> {
+  const { token, source } = await readTargetToken(args, env)
   const ca = args.ca === undefined ? undefined : await readCaFile(args.ca)
-  const options: DeviceLinkOptions = {
+  const options: TargetLinkOptions = {
     target: args.target as string,
     token,
     cameras: args.cameras,
@@ -67,7 +67,7 @@ async function linkOptions (args: DeviceArgs, { signal, env = {} }: CommandIo): 
     // Checked before any request, so a bad value is a usage error naming its flag.
     connectionFrom(options)
   } catch (error) {
-    const { option, message } = error as DeviceLinkError
+    const { option, message } = error as TargetLinkError
     throw new UsageError(`${option === 'token' ? source : `--${FLAGS[option as string] ?? option}`}: ${message}`)
   }
   return options
@@ -75,16 +75,16 @@ async function linkOptions (args: DeviceArgs, { signal, env = {} }: CommandIo): 
 
 const FLAGS: Record<string, string> = { cameras: 'camera', runTimeout: 'run-timeout' }
 
-async function verify (args: DeviceArgs, options: DeviceLinkOptions, io: CommandIo): Promise<number> {
+async function verify (args: TargetArgs, options: TargetLinkOptions, io: CommandIo): Promise<number> {
   if (args.junit !== undefined) await checkWritable(args.junit, { replace: true })
-  const report = await verifyDevice(options)
+  const report = await verifyTarget(options)
   if (args.junit !== undefined) await writeFileAtomically(args.junit, renderJunit(report, { strict: args.strict }), { replace: true })
   writeReport(report, args, io)
   const failed = report.violations.length > 0 || (args.strict && report.differences.length > 0)
   return failed ? EXIT_FAILURE : EXIT_OK
 }
 
-async function record (args: DeviceArgs, options: DeviceLinkOptions, io: CommandIo): Promise<number> {
+async function record (args: TargetArgs, options: TargetLinkOptions, io: CommandIo): Promise<number> {
   const out = args.out as string
   // Before the device is read: a run can take minutes.
   await checkWritable(out, { replace: args.force })
@@ -113,7 +113,7 @@ async function record (args: DeviceArgs, options: DeviceLinkOptions, io: Command
   return EXIT_OK
 }
 
-function writeReport (report: VerifyReport, args: DeviceArgs, io: CommandIo): void {
+function writeReport (report: VerifyReport, args: TargetArgs, io: CommandIo): void {
   if (args.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
   else io.stdout.write(renderReport(report, { colour: io.stdout.isTTY === true, strict: args.strict, contractOnly: args.command === 'record' }))
 }

@@ -16,8 +16,8 @@ import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/opt
 import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js'
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
-import { DeviceProxy, type ProxyOptions } from '../target-proxy/target-proxy.js'
-import { DeviceLinkError } from '../target-client/target-connection.js'
+import { TargetProxy, type ProxyOptions } from '../target-proxy/target-proxy.js'
+import { TargetLinkError } from '../target-client/target-connection.js'
 import { ManualClock, RealClock, type Clock } from '../util/clock.js'
 import { loadDeviceSchedule } from './device-schedule.js'
 import { DeviceLife, handleClock, type HandleClock, type HealthVerbs } from './device-life.js'
@@ -117,7 +117,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   }
 }
 
-function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): DeviceProxy {
+function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): TargetProxy {
   for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens', 'scopedTokens', 'rateLimit'] as const) {
     const value = input[option]
     if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
@@ -125,14 +125,14 @@ function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): DeviceP
     }
   }
   try {
-    return new DeviceProxy(proxyOptions)
+    return new TargetProxy(proxyOptions)
   } catch (error) {
-    const { option, message } = error as DeviceLinkError
+    const { option, message } = error as TargetLinkError
     throw new OptionsError(`option proxy.${option as string} is invalid: ${message}`)
   }
 }
 
-function logProxy (app: FastifyInstance, proxy: DeviceProxy, { insecure, record }: ProxyOptions): void {
+function logProxy (app: FastifyInstance, proxy: TargetProxy, { insecure, record }: ProxyOptions): void {
   app.log.info(`forwarding ${API_PREFIX} to ${proxy.target}; answers that break the contract are logged once per path`)
   if (insecure === true) app.log.warn('the device\'s certificate is not checked (insecure)')
   if (record !== undefined) app.log.info({ file: record }, 'valid lists and lines that pass are written to the file on stop')

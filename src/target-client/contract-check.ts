@@ -4,7 +4,7 @@ import { isRealInstant } from '../data/fixture-validation.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { CountingLineSchema, type CountingLine } from '../contract/schemas.js'
 import { parseBody } from './answer-shape.js'
-import type { DeviceAnswer } from './target-client.js'
+import type { TargetAnswer } from './target-client.js'
 
 /** One way the device breaks the contract: where (camera, line, request, JSON path) and what. */
 export interface Violation {
@@ -44,7 +44,7 @@ export interface CheckedList {
 }
 
 /** Checks a list answer: status, JSON, envelope, and every line's fields, camera and id. */
-export function checkListAnswer (answer: DeviceAnswer, context: CheckContext): CheckedList {
+export function checkListAnswer (answer: TargetAnswer, context: CheckContext): CheckedList {
   const checked: CheckedList = { listed: false, violations: [], lines: [], validLines: [] }
   const envelope = checkEnvelope(answer, context, 'array', checked.violations)
   if (envelope === undefined) return checked
@@ -79,7 +79,7 @@ export function checkListAnswer (answer: DeviceAnswer, context: CheckContext): C
 }
 
 /** Checks a retrieve answer against the line the list holds; returns its violations. */
-export function checkLineAnswer (answer: DeviceAnswer, listed: Record<string, unknown>, context: CheckContext & { line: string }): Violation[] {
+export function checkLineAnswer (answer: TargetAnswer, listed: Record<string, unknown>, context: CheckContext & { line: string }): Violation[] {
   const violations: Violation[] = []
   const envelope = checkEnvelope(answer, context, 'object', violations, context.line)
   if (envelope === undefined) return violations
@@ -97,7 +97,7 @@ export function checkLineAnswer (answer: DeviceAnswer, listed: Record<string, un
 }
 
 /** Checks a retrieve answer on its own (as the proxy sees one): envelope, the line's fields, its camera and its id. */
-export function checkRetrievedLine (answer: DeviceAnswer, context: CheckContext & { line: string }): Violation[] {
+export function checkRetrievedLine (answer: TargetAnswer, context: CheckContext & { line: string }): Violation[] {
   const violations: Violation[] = []
   const envelope = checkEnvelope(answer, context, 'object', violations, context.line)
   if (envelope === undefined) return violations
@@ -110,7 +110,7 @@ export function checkRetrievedLine (answer: DeviceAnswer, context: CheckContext 
 }
 
 /** The answer's parsed envelope when it is a 200 with a success envelope and content of the kind expected; else undefined, and why in violations. */
-function checkEnvelope (answer: DeviceAnswer, context: CheckContext, kind: 'array' | 'object', violations: Violation[], line: string | null = null): Record<string, unknown> | undefined {
+function checkEnvelope (answer: TargetAnswer, context: CheckContext, kind: 'array' | 'object', violations: Violation[], line: string | null = null): Record<string, unknown> | undefined {
   const report = (path: string, problem: string): void => { violations.push({ camera: context.camera, line, request: context.request, path, problem }) }
   if (answer.status >= 300 && answer.status < 400) {
     const location = answer.headers.location
@@ -170,7 +170,7 @@ function check (name: string, value: unknown): boolean {
 }
 
 /** What an error answer said: its errorMessage (or an older "message"), or what the body is when it is not JSON. */
-function describeErrorBody (answer: DeviceAnswer, context: CheckContext): string {
+function describeErrorBody (answer: TargetAnswer, context: CheckContext): string {
   if (answer.body.length === 0) return ''
   const body = parseBody(answer.body)
   if (body === undefined) return ` (${describeContent(answer, context)})`
@@ -179,7 +179,7 @@ function describeErrorBody (answer: DeviceAnswer, context: CheckContext): string
   return message === undefined ? '' : `: ${excerpt(message, context)}`
 }
 
-function describeContent (answer: DeviceAnswer, context: CheckContext): string {
+function describeContent (answer: TargetAnswer, context: CheckContext): string {
   const type = answer.headers['content-type'] ?? 'no Content-Type'
   if (answer.body.length === 0) return `${type}, empty`
   return `${type}, starting ${excerpt(answer.body.subarray(0, 200).toString('utf8'), context)}`

@@ -1,4 +1,4 @@
-import { DeviceLinkError } from './target-connection.js'
+import { TargetLinkError } from './target-connection.js'
 
 /** A request that got no usable answer; `reason` is one line, for a report. */
 export class NoAnswerError extends Error {
@@ -64,6 +64,6 @@ function describeNameMismatch (error: TlsNameError): string {
 }
 
 /** The one-line error a whole run ends with when the device cannot be reached. */
-export function unreachableError (error: NoAnswerError, target: string): DeviceLinkError {
-  return new DeviceLinkError(`${target}: ${error.message}`)
+export function unreachableError (error: NoAnswerError, target: string): TargetLinkError {
+  return new TargetLinkError(`${target}: ${error.message}`)
 }

@@ -3,13 +3,13 @@ import { clearTimeout, setTimeout } from 'node:timers'
 import { Agent, type Dispatcher } from 'undici'
 import { formatBytes } from '../util/byte-size.js'
 import { ACCEPTED_ENCODINGS, BodyDecodingError, decodeBody, decodedHeaders } from './body-decoding.js'
-import type { DeviceConnection } from './target-connection.js'
+import type { TargetConnection } from './target-connection.js'
 import { describeFailure, NoAnswerError } from './request-failure.js'
 
 export { describeFailure, NoAnswerError, unreachableError } from './request-failure.js'
 
 /** One request to the device: a path under the target's base, already percent-encoded. */
-export interface DeviceRequest {
+export interface TargetRequest {
   method: string
   path: string
   headers?: Record<string, string>
@@ -21,7 +21,7 @@ export interface DeviceRequest {
  * What the device answered, read whole and decoded: `body` is what the sender meant, whatever
  * Content-Encoding carried it; `headers` no longer hold Content-Encoding or Content-Length then.
  */
-export interface DeviceAnswer {
+export interface TargetAnswer {
   status: number
   headers: IncomingHttpHeaders
   body: Buffer
@@ -32,12 +32,12 @@ export interface DeviceAnswer {
  * on every answer (on the bytes received and again on the decoded body). Connections are kept alive between
  * requests of one client; close() ends them.
  */
-export class DeviceClient {
-  readonly #connection: DeviceConnection
+export class TargetClient {
+  readonly #connection: TargetConnection
   readonly #basePath: string
   readonly #agent: Agent
 
-  constructor (connection: DeviceConnection) {
+  constructor (connection: TargetConnection) {
     this.#connection = connection
     this.#basePath = connection.base.pathname === '/' ? '' : connection.base.pathname
     const https = connection.base.protocol === 'https:'
@@ -51,11 +51,11 @@ export class DeviceClient {
   }
 
   /** The request with the device's token in Authorization, unless the request brings its own headers for it. */
-  authorized (request: DeviceRequest): DeviceRequest {
+  authorized (request: TargetRequest): TargetRequest {
     return { ...request, headers: { authorization: `Bearer ${this.#connection.token}`, ...request.headers } }
   }
 
-  async send ({ method, path, headers = {}, body }: DeviceRequest): Promise<DeviceAnswer> {
+  async send ({ method, path, headers = {}, body }: TargetRequest): Promise<TargetAnswer> {
     const { base, timeoutMs, maxBodyBytes, signal } = this.#connection
     if (signal?.aborted === true) throw new NoAnswerError('stopped before the request was sent')
     const controller = new AbortController()

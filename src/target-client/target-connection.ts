@@ -3,7 +3,7 @@ import { API_PREFIX } from '../contract/paths.js'
 import { MAX_TIMER_MS } from '../util/delay.js'
 
 /** How to reach a device, checked: its base URL, its token, and how long to wait. */
-export interface DeviceConnection {
+export interface TargetConnection {
   /** The base URL, without /nvr/v1 and without a trailing slash. */
   base: URL
   token: string
@@ -19,8 +19,8 @@ export interface DeviceConnection {
   signal?: AbortSignal
 }
 
-/** What verifyDevice and recordDevice take. */
-export interface DeviceLinkOptions {
+/** What verifyTarget and recordTarget take. */
+export interface TargetLinkOptions {
   /** The device's base URL, e.g. https://nvr.local:8443, without /nvr/v1. */
   target: string
   /** The bearer token the device accepts. It is sent only to the target and never written anywhere. */
@@ -46,13 +46,13 @@ export const DEFAULT_TIMEOUT_MS = 10_000
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 
 /** Options that cannot work, or a device that cannot be used; the message is one line and never holds the token. */
-export class DeviceLinkError extends Error {
+export class TargetLinkError extends Error {
   /** The option at fault, when an option is: target, token, cameras, timeout, runTimeout, maxBodyBytes or ca. */
   readonly option: string | undefined
 
   constructor (message: string, option?: string) {
     super(message)
-    this.name = 'DeviceLinkError'
+    this.name = 'TargetLinkError'
     this.option = option
   }
 }
@@ -61,14 +61,14 @@ export class DeviceLinkError extends Error {
 const TOKEN_PATTERN = /^[\x21-\x7e]+$/
 
 /** Checks the options (never echoing the token) and turns them into a connection. */
-export function connectionFrom (options: DeviceLinkOptions): DeviceConnection {
+export function connectionFrom (options: TargetLinkOptions): TargetConnection {
   const base = parseTarget(options.target)
   if (typeof options.token !== 'string' || !TOKEN_PATTERN.test(options.token)) {
-    throw new DeviceLinkError('the token must be one word of visible ASCII characters (no spaces)', 'token')
+    throw new TargetLinkError('the token must be one word of visible ASCII characters (no spaces)', 'token')
   }
-  if (!Array.isArray(options.cameras) || options.cameras.length === 0) throw new DeviceLinkError('name at least one camera to read', 'cameras')
+  if (!Array.isArray(options.cameras) || options.cameras.length === 0) throw new TargetLinkError('name at least one camera to read', 'cameras')
   const empty = options.cameras.findIndex(camera => typeof camera !== 'string' || camera === '')
-  if (empty !== -1) throw new DeviceLinkError('a camera id must not be empty', 'cameras')
+  if (empty !== -1) throw new TargetLinkError('a camera id must not be empty', 'cameras')
   const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   checkTimer('timeout', timeoutMs)
@@ -88,8 +88,8 @@ export function connectionFrom (options: DeviceLinkOptions): DeviceConnection {
 
 /** A CA to trust must hold a certificate (a key or a typo'd file would silently trust nothing), for an https:// target. */
 export function checkCa (ca: string, base: URL): void {
-  if (!holdsCertificate(ca)) throw new DeviceLinkError(`the CA must hold a PEM certificate (${PEM_CERTIFICATE})`, 'ca')
-  if (base.protocol !== 'https:') throw new DeviceLinkError('a CA certificate is only of use with an https:// target', 'ca')
+  if (!holdsCertificate(ca)) throw new TargetLinkError(`the CA must hold a PEM certificate (${PEM_CERTIFICATE})`, 'ca')
+  if (base.protocol !== 'https:') throw new TargetLinkError('a CA certificate is only of use with an https:// target', 'ca')
 }
 
 const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----'
@@ -105,13 +105,13 @@ export function holdsCertificate (pem: string): boolean {
 
 /** A count of milliseconds or bytes: a whole number of at least 1. */
 export function checkPositive (name: string, value: unknown): void {
-  if (!Number.isSafeInteger(value) || (value as number) <= 0) throw new DeviceLinkError(`${name} must be a whole number of at least 1`, name)
+  if (!Number.isSafeInteger(value) || (value as number) <= 0) throw new TargetLinkError(`${name} must be a whole number of at least 1`, name)
 }
 
 /** A time-out in milliseconds: a whole number from 1 to what a timer can wait. */
 export function checkTimer (name: string, value: unknown): void {
   checkPositive(name, value)
-  if ((value as number) > MAX_TIMER_MS) throw new DeviceLinkError(`${name} must be at most ${MAX_TIMER_MS} milliseconds`, name)
+  if ((value as number) > MAX_TIMER_MS) throw new TargetLinkError(`${name} must be at most ${MAX_TIMER_MS} milliseconds`, name)
 }
 
 /** The target URL, checked: http or https, no credentials, query or fragment, and not the API path itself. */
@@ -120,13 +120,13 @@ export function parseTarget (target: string): URL {
   try {
     url = new URL(target)
   } catch {
-    throw new DeviceLinkError('the target must be a URL like https://nvr.local:8443', 'target')
+    throw new TargetLinkError('the target must be a URL like https://nvr.local:8443', 'target')
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DeviceLinkError(`the target must be an http:// or https:// URL, not ${url.protocol}`, 'target')
-  if (url.username !== '' || url.password !== '') throw new DeviceLinkError('the target must not hold a user name or password; the token is given on its own', 'target')
-  if (url.search !== '' || url.hash !== '') throw new DeviceLinkError('the target must not hold a query string or fragment', 'target')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TargetLinkError(`the target must be an http:// or https:// URL, not ${url.protocol}`, 'target')
+  if (url.username !== '' || url.password !== '') throw new TargetLinkError('the target must not hold a user name or password; the token is given on its own', 'target')
+  if (url.search !== '' || url.hash !== '') throw new TargetLinkError('the target must not hold a query string or fragment', 'target')
   const path = url.pathname.replace(/\/+$/, '')
-  if (path.endsWith(API_PREFIX)) throw new DeviceLinkError(`give the target's base URL, without ${API_PREFIX}`, 'target')
+  if (path.endsWith(API_PREFIX)) throw new TargetLinkError(`give the target's base URL, without ${API_PREFIX}`, 'target')
   url.pathname = path
   return url
 }

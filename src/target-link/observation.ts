@@ -47,10 +47,10 @@ export function noAnswer (reason: string): Observation {
 }
 
 /** Whether the device and mock-nvr answered alike. */
-export function sameObservation (device: Observation, mock: Observation): boolean {
-  if (device.status !== mock.status || device.envelope !== mock.envelope) return false
-  if (device.errorCode !== mock.errorCode || device.errorMessage !== mock.errorMessage) return false
-  const names = new Set([...Object.keys(device.headers), ...Object.keys(mock.headers)])
-  for (const name of names) if (device.headers[name] !== mock.headers[name]) return false
+export function sameObservation (target: Observation, mock: Observation): boolean {
+  if (target.status !== mock.status || target.envelope !== mock.envelope) return false
+  if (target.errorCode !== mock.errorCode || target.errorMessage !== mock.errorMessage) return false
+  const names = new Set([...Object.keys(target.headers), ...Object.keys(mock.headers)])
+  for (const name of names) if (target.headers[name] !== mock.headers[name]) return false
   return true
 }

@@ -1,9 +1,9 @@
 import type { CountingLine } from '../contract/schemas.js'
 import { checkLineAnswer, checkListAnswer, type Violation } from '../target-client/contract-check.js'
 import { unruledDepartures } from '../target-client/answer-shape.js'
-import { NoAnswerError, type DeviceAnswer } from '../target-client/target-client.js'
+import { NoAnswerError, type TargetAnswer } from '../target-client/target-client.js'
 import { observe, type Observation } from './observation.js'
-import type { DeviceRun } from './target-run.js'
+import type { TargetRun } from './target-run.js'
 import { linePath, listPath } from '../target-client/target-connection.js'
 
 /** What one camera's list answered, as far as it keeps the contract. */
@@ -24,18 +24,18 @@ export interface ReadDeparture {
   /** Each departure in one phrase: another Content-Type, a byte-order mark, extra envelope members. */
   departures: string[]
   /** The answer as verify compares it: its status, its Content-Type and what its body is. */
-  device: Observation
+  target: Observation
 }
 
-export interface DeviceReading {
+export interface TargetReading {
   cameras: CameraReading[]
   violations: Violation[]
   departures: ReadDeparture[]
 }
 
 /** Reads every camera's list and every line of it by id, checking each answer against the contract. */
-export async function readDevice (run: DeviceRun, cameras: readonly string[]): Promise<DeviceReading> {
-  const reading: DeviceReading = { cameras: [], violations: [], departures: [] }
+export async function readTarget (run: TargetRun, cameras: readonly string[]): Promise<TargetReading> {
+  const reading: TargetReading = { cameras: [], violations: [], departures: [] }
   for (const camera of cameras) {
     const path = listPath(camera)
     const request = `GET ${path}`
@@ -55,7 +55,7 @@ export async function readDevice (run: DeviceRun, cameras: readonly string[]): P
       const lineAnswer = await sendOrReport(run, linePathname, problem => reading.violations.push({ camera, line: id, request: lineRequest, path: '', problem }))
       const violations = lineAnswer === undefined ? undefined : checkLineAnswer(lineAnswer, line, { camera, line: id, request: lineRequest, redact: run.redact })
       if (violations !== undefined) reading.violations.push(...violations)
-      if (violations?.length === 0) noteDepartures(reading, 'retrieve', lineRequest, lineAnswer as DeviceAnswer, run.redact)
+      if (violations?.length === 0) noteDepartures(reading, 'retrieve', lineRequest, lineAnswer as TargetAnswer, run.redact)
       if (violations === undefined || violations.length > 0) failedRetrieve.add(id)
     }
     reading.cameras.push({
@@ -68,15 +68,15 @@ export async function readDevice (run: DeviceRun, cameras: readonly string[]): P
   return reading
 }
 
-function noteDepartures (reading: DeviceReading, kind: ReadDeparture['kind'], request: string, answer: DeviceAnswer, redact: (text: string) => string): void {
+function noteDepartures (reading: TargetReading, kind: ReadDeparture['kind'], request: string, answer: TargetAnswer, redact: (text: string) => string): void {
   const departures = unruledDepartures(answer.headers['content-type'], answer.body, redact)
   if (departures.length === 0) return
   const { status, headers, envelope } = observe(answer.status, answer.headers, answer.body, redact)
   const contentType = headers['content-type']
-  reading.departures.push({ kind, request, departures, device: { status, headers: contentType === undefined ? {} : { 'content-type': contentType }, envelope } })
+  reading.departures.push({ kind, request, departures, target: { status, headers: contentType === undefined ? {} : { 'content-type': contentType }, envelope } })
 }
 
-async function sendOrReport (run: DeviceRun, path: string, report: (problem: string) => void) {
+async function sendOrReport (run: TargetRun, path: string, report: (problem: string) => void) {
   try {
     return await run.send({ method: 'GET', path })
   } catch (error) {

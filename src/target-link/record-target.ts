@@ -1,8 +1,8 @@
 import { ServedCamera } from '../data/data-store.js'
 import type { FixtureData } from '../contract/schemas.js'
-import { DeviceRun } from './target-run.js'
-import type { DeviceLinkOptions } from '../target-client/target-connection.js'
-import { readDevice } from './read-target.js'
+import { TargetRun } from './target-run.js'
+import type { TargetLinkOptions } from '../target-client/target-connection.js'
+import { readTarget } from './read-target.js'
 import type { VerifyReport } from './verify-target.js'
 
 /** A recording refused because the device breaks the contract; `report` says what and where, as verify does. */
@@ -27,18 +27,18 @@ export interface Recording {
 
 /**
  * Reads the named cameras and their lines into fixture data, lines in the device's order exactly as sent.
- * All or nothing: any violation throws RecordRefusedError; an unusable device throws DeviceLinkError.
+ * All or nothing: any violation throws RecordRefusedError; an unusable device throws TargetLinkError.
  */
-export async function recordDevice (options: DeviceLinkOptions): Promise<FixtureData> {
+export async function recordTarget (options: TargetLinkOptions): Promise<FixtureData> {
   return (await recordWithNotes(options)).data
 }
 
-export async function recordWithNotes (options: DeviceLinkOptions): Promise<Recording> {
+export async function recordWithNotes (options: TargetLinkOptions): Promise<Recording> {
   const time = new Date().toISOString()
-  const run = new DeviceRun(options)
+  const run = new TargetRun(options)
   try {
     const cameras = [...new Set(options.cameras)]
-    const reading = await readDevice(run, cameras)
+    const reading = await readTarget(run, cameras)
     if (reading.violations.length > 0) {
       throw new RecordRefusedError(run.redactAll({ target: run.target, time, cameras, probedCamera: null, violations: reading.violations, differences: [] }))
     }

@@ -45,7 +45,7 @@ function violationRow ({ camera, line, request, path, problem }: Violation): str
   return [[camera, line ?? '-', request, path === '' ? '-' : path, problem]]
 }
 
-type Row = [what: string, device: string, mock: string]
+type Row = [what: string, target: string, mock: string]
 
 /**
  * The differences as tables short enough to read: per case, its request and a row for the status and body,

@@ -1,12 +1,12 @@
 import { clearTimeout, setTimeout } from 'node:timers'
-import { DeviceClient, NoAnswerError, unreachableError, type DeviceAnswer, type DeviceRequest } from '../target-client/target-client.js'
-import { connectionFrom, describeTarget, DeviceLinkError, type DeviceConnection, type DeviceLinkOptions } from '../target-client/target-connection.js'
+import { TargetClient, NoAnswerError, unreachableError, type TargetAnswer, type TargetRequest } from '../target-client/target-client.js'
+import { connectionFrom, describeTarget, TargetLinkError, type TargetConnection, type TargetLinkOptions } from '../target-client/target-connection.js'
 import { redactStrings, tokenRedactor } from '../target-client/token-redaction.js'
 
 /** One run against a device: its connection, a client, the time limit of the run, and token redaction. */
-export class DeviceRun {
-  readonly connection: DeviceConnection
-  readonly client: DeviceClient
+export class TargetRun {
+  readonly connection: TargetConnection
+  readonly client: TargetClient
   /** The target as reports show it. */
   readonly target: string
   readonly #controller = new AbortController()
@@ -15,12 +15,12 @@ export class DeviceRun {
   readonly #outerSignal: AbortSignal | undefined
   readonly #stopFromOutside = (): void => this.#controller.abort()
 
-  constructor (options: DeviceLinkOptions) {
+  constructor (options: TargetLinkOptions) {
     const checked = connectionFrom(options)
     this.#runTimeout = options.runTimeout
     this.#outerSignal = options.signal
     this.connection = { ...checked, signal: this.#controller.signal }
-    this.client = new DeviceClient(this.connection)
+    this.client = new TargetClient(this.connection)
     this.target = describeTarget(checked.base)
     this.redact = tokenRedactor(checked.token)
     if (options.signal?.aborted === true) this.#controller.abort()
@@ -29,7 +29,7 @@ export class DeviceRun {
   }
 
   /** Sends a request with the device's token, unless the request sets its own Authorization (or none). */
-  async send (request: DeviceRequest, withToken = true): Promise<DeviceAnswer> {
+  async send (request: TargetRequest, withToken = true): Promise<TargetAnswer> {
     try {
       return await this.client.send(withToken ? this.client.authorized(request) : request)
     } catch (error) {
@@ -38,9 +38,9 @@ export class DeviceRun {
   }
 
   /** The error that ends the whole run, if this failure is one: the device cannot be reached, or the run is over. */
-  #fatal (error: NoAnswerError): DeviceLinkError | undefined {
+  #fatal (error: NoAnswerError): TargetLinkError | undefined {
     if (this.#controller.signal.aborted) {
-      return new DeviceLinkError(this.#outerSignal?.aborted === true ? 'stopped before the run was complete' : `the run took longer than ${String(this.#runTimeout)} ms`)
+      return new TargetLinkError(this.#outerSignal?.aborted === true ? 'stopped before the run was complete' : `the run took longer than ${String(this.#runTimeout)} ms`)
     }
     return error.unreachable ? unreachableError(error, this.target) : undefined
   }

@@ -1,12 +1,12 @@
 import type { CameraLines } from '../data/dataset.js'
 import type { Violation } from '../target-client/contract-check.js'
 import { NoAnswerError } from '../target-client/target-client.js'
-import { DeviceRun } from './target-run.js'
-import type { DeviceLinkOptions } from '../target-client/target-connection.js'
+import { TargetRun } from './target-run.js'
+import type { TargetLinkOptions } from '../target-client/target-connection.js'
 import { MockAnswers } from './mock-answers.js'
 import { noAnswer, observe, sameObservation, type Observation } from './observation.js'
 import { buildProbes, probeHeaders, type ProbeData } from './probe-cases.js'
-import { readDevice, type CameraReading, type ReadDeparture } from './read-target.js'
+import { readTarget, type CameraReading, type ReadDeparture } from './read-target.js'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 
 /** A case the spec leaves open where the device answers otherwise than mock-nvr decided to. */
@@ -14,6 +14,7 @@ export interface Difference {
   case: string
   /** Method and path of the request both were asked. */
   request: string
+  /** The target's answer: the JSON report has always named it device, and scripts read it by that name. */
   device: Observation
   mock: Observation
 }
@@ -33,14 +34,14 @@ export interface VerifyReport {
 
 /**
  * Checks a device (or any implementation of the API) against the contract, and compares its answers to
- * the cases the spec leaves open with mock-nvr's. Throws DeviceLinkError when the device cannot be used.
+ * the cases the spec leaves open with mock-nvr's. Throws TargetLinkError when the device cannot be used.
  */
-export async function verifyDevice (options: DeviceLinkOptions): Promise<VerifyReport> {
+export async function verifyTarget (options: TargetLinkOptions): Promise<VerifyReport> {
   const time = new Date().toISOString()
-  const run = new DeviceRun(options)
+  const run = new TargetRun(options)
   try {
     const cameras = [...new Set(options.cameras)]
-    const reading = await readDevice(run, cameras)
+    const reading = await readTarget(run, cameras)
     const probeData = chooseProbeData(reading.cameras)
     const differences = [...readDifferences(reading.departures), ...(probeData === undefined ? [] : await compareUnspecified(run, reading.cameras, probeData))]
     return run.redactAll({ target: run.target, time, cameras, probedCamera: probeData?.camera ?? null, violations: reading.violations, differences })
@@ -49,15 +50,15 @@ export async function verifyDevice (options: DeviceLinkOptions): Promise<VerifyR
   }
 }
 
-async function compareUnspecified (run: DeviceRun, cameras: CameraReading[], probeData: ProbeData): Promise<Difference[]> {
+async function compareUnspecified (run: TargetRun, cameras: CameraReading[], probeData: ProbeData): Promise<Difference[]> {
   const mock = await MockAnswers.on(cameras.map(camera => ({ id: camera.id, lines: camera.validLines }) satisfies CameraLines), run.connection.token)
   const differences: Difference[] = []
   try {
     for (const probe of buildProbes(probeData)) {
       const headers = probeHeaders(probe, run.connection.token)
-      const device = await askDevice(run, probe.method, probe.path, headers)
+      const answered = await askTarget(run, probe.method, probe.path, headers)
       const expected = await mock.observe(probe.method, probe.path, headers)
-      if (!sameObservation(device, expected)) differences.push({ case: probe.case, request: `${probe.method} ${probe.path}`, device, mock: expected })
+      if (!sameObservation(answered, expected)) differences.push({ case: probe.case, request: `${probe.method} ${probe.path}`, device: answered, mock: expected })
     }
   } finally {
     await mock.close()
@@ -72,17 +73,17 @@ const MOCK_READ: Observation = { status: 200, headers: { 'content-type': JSON_CO
 function readDifferences (departures: ReadDeparture[]): Difference[] {
   const groups = new Map<string, ReadDeparture[]>()
   for (const departure of departures) {
-    const key = JSON.stringify([departure.kind, departure.device])
+    const key = JSON.stringify([departure.kind, departure.target])
     groups.set(key, [...groups.get(key) ?? [], departure])
   }
   return [...groups.values()].map(group => {
     const [first] = group as [ReadDeparture]
     const alike = group.length > 1 ? ` (and ${group.length - 1} more alike)` : ''
-    return { case: `${first.kind} answer${alike}`, request: first.request, device: first.device, mock: MOCK_READ }
+    return { case: `${first.kind} answer${alike}`, request: first.request, device: first.target, mock: MOCK_READ }
   })
 }
 
-async function askDevice (run: DeviceRun, method: string, path: string, headers: Record<string, string>): Promise<Observation> {
+async function askTarget (run: TargetRun, method: string, path: string, headers: Record<string, string>): Promise<Observation> {
   try {
     const answer = await run.send({ method, path, headers }, false)
     return observe(answer.status, answer.headers, answer.body, run.redact)

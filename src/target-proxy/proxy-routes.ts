@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { FaultControl } from '../control/faults/fault-control.js'
 import { apiErrors } from '../wire/errors.js'
-import type { DeviceProxy, NoAnswerError } from './target-proxy.js'
+import type { TargetProxy, NoAnswerError } from './target-proxy.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,8 +10,8 @@ declare module 'fastify' {
   }
 }
 
-export interface DeviceProxyApiOptions {
-  proxy: DeviceProxy
+export interface TargetProxyApiOptions {
+  proxy: TargetProxy
   /** Injected faults, latency and Prefer handling, applied in front of the device. */
   faults: FaultControl
 }
@@ -21,15 +21,15 @@ const PASSED_BACK = ['content-type', 'www-authenticate', 'allow', 'retry-after',
 const PASSED_ON = ['authorization', 'accept', 'content-type', 'if-none-match', 'if-modified-since']
 
 /** /nvr/v1 forwarded to the device: faults and latency first, then the device's answer, checked as it passes. */
-export const deviceProxyApi: FastifyPluginAsync<DeviceProxyApiOptions> = async function deviceProxyApi (app, { proxy, faults }) {
+export const targetProxyApi: FastifyPluginAsync<TargetProxyApiOptions> = async function targetProxyApi (app, { proxy, faults }) {
   app.decorateRequest('contractViolations', null)
   app.addHook('onRequest', faults.hook)
-  app.addHook('onClose', async function closeDeviceConnections () { await proxy.close() })
+  app.addHook('onClose', async function closeTargetConnections () { await proxy.close() })
   // Bodies go to the device as they came, whatever their type.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, function keepBody (_request, body, done) { done(null, body) })
 
-  async function forwardToDevice (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  async function forwardToTarget (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const headers: Record<string, string> = {}
     for (const name of PASSED_ON) {
       const value = request.headers[name]
@@ -39,7 +39,7 @@ export const deviceProxyApi: FastifyPluginAsync<DeviceProxyApiOptions> = async f
     try {
       answer = await proxy.forward(request.method, request.url, headers, request.body as Buffer | undefined)
     } catch (error) {
-      // DeviceClient rejects with nothing but NoAnswerError.
+      // TargetClient rejects with nothing but NoAnswerError.
       const reason = (error as NoAnswerError).message
       request.log.warn({ reason }, 'the device did not answer')
       const timedOut = reason.startsWith('no answer within')
@@ -53,6 +53,6 @@ export const deviceProxyApi: FastifyPluginAsync<DeviceProxyApiOptions> = async f
     return reply.code(answer.status).send(answer.body)
   }
 
-  app.route({ method: app.supportedMethods, url: '/*', schema: { hide: true }, handler: forwardToDevice })
-  app.route({ method: app.supportedMethods, url: '/', schema: { hide: true }, handler: forwardToDevice })
+  app.route({ method: app.supportedMethods, url: '/*', schema: { hide: true }, handler: forwardToTarget })
+  app.route({ method: app.supportedMethods, url: '/', schema: { hide: true }, handler: forwardToTarget })
 }

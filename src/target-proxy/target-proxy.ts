@@ -3,7 +3,7 @@ import { API_PREFIX } from '../contract/paths.js'
 import type { CountingLine } from '../contract/schemas.js'
 import { parseBody, unruledDepartures } from '../target-client/answer-shape.js'
 import { checkListAnswer, checkRetrievedLine, type Violation } from '../target-client/contract-check.js'
-import { DeviceClient, NoAnswerError, type DeviceAnswer } from '../target-client/target-client.js'
+import { TargetClient, NoAnswerError, type TargetAnswer } from '../target-client/target-client.js'
 import { checkCa, checkTimer, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, describeTarget, parseTarget } from '../target-client/target-connection.js'
 import { redactStrings, tokenRedactor } from '../target-client/token-redaction.js'
 import { ProxyRecording } from './proxy-recording.js'
@@ -28,10 +28,10 @@ const LIST_OR_LINE = new RegExp(`^${API_PREFIX}/cameras/([^/]+)/counting_lines(?
  * Forwards requests to a device with the client's own Authorization, and checks each answer to a read
  * against the contract as it passes. Violations are logged once per request path and counted.
  */
-export class DeviceProxy {
+export class TargetProxy {
   readonly target: string
   readonly recording: ProxyRecording | undefined
-  readonly #client: DeviceClient
+  readonly #client: TargetClient
   readonly #loggedPaths = new Set<string>()
   #violations = 0
 
@@ -40,7 +40,7 @@ export class DeviceProxy {
     checkTimer('timeout', timeout)
     if (ca !== undefined) checkCa(ca, base)
     this.target = describeTarget(base)
-    this.#client = new DeviceClient({ base, token: '', timeoutMs: timeout, insecure, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ...(ca === undefined ? {} : { ca }) })
+    this.#client = new TargetClient({ base, token: '', timeoutMs: timeout, insecure, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ...(ca === undefined ? {} : { ca }) })
     this.recording = record === undefined ? undefined : new ProxyRecording(record)
   }
 
@@ -50,7 +50,7 @@ export class DeviceProxy {
   }
 
   /** Sends the request on; a failure rejects with NoAnswerError. */
-  forward (method: string, url: string, headers: Record<string, string>, body: Buffer | undefined): Promise<DeviceAnswer> {
+  forward (method: string, url: string, headers: Record<string, string>, body: Buffer | undefined): Promise<TargetAnswer> {
     return this.#client.send({ method, path: url, headers, ...(body === undefined || body.length === 0 ? {} : { body }) })
   }
 
@@ -60,7 +60,7 @@ export class DeviceProxy {
   }
 
   /** Checks an answer to a read (a 200 to GET of a list or a line), logs what is new, keeps what is valid; returns the count. */
-  inspect (method: string, url: string, answer: DeviceAnswer, authorization: string | undefined, log: FastifyBaseLogger): number {
+  inspect (method: string, url: string, answer: TargetAnswer, authorization: string | undefined, log: FastifyBaseLogger): number {
     if (method !== 'GET' || answer.status !== 200) return 0
     const pathname = url.split('?')[0] as string
     const read = parseRead(pathname)

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { DEVICE_COMMAND_VARIABLES } from '../../src/cli/target-token.js'
+import { TARGET_COMMAND_VARIABLES } from '../../src/cli/target-token.js'
 import { line } from '../helpers/app.js'
 import { runCommand } from '../helpers/cli-process.js'
 import { mockLikeDevice } from '../helpers/fake-device.js'
@@ -29,7 +29,7 @@ t.test('the device\'s token from --token-file or MOCK_NVR_DEVICE_TOKEN: sent, ne
   t.match(flagWins.stdout, 'answered 401, not 200')
   const fileWins = await runCommand([...base, '--token-file', join(folder, 'token.txt')], { MOCK_NVR_DEVICE_TOKEN: 'not-it' })
   t.equal(fileWins.code, 0, '--token-file beats the variable too')
-  t.strictSame(DEVICE_COMMAND_VARIABLES, ['MOCK_NVR_DEVICE_TOKEN'])
+  t.strictSame(TARGET_COMMAND_VARIABLES, ['MOCK_NVR_DEVICE_TOKEN'])
 })
 
 t.test('a token source that cannot be used is a usage error naming it', async t => {

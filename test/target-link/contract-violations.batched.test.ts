@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import type { ServerResponse } from 'node:http'
-import { verifyDevice } from '../../src/index.js'
+import { verifyTarget } from '../../src/index.js'
 import type { Violation } from '../../src/target-client/contract-check.js'
 import { line } from '../helpers/app.js'
 import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
@@ -47,7 +47,7 @@ t.test('every way a line breaks the contract is reported at its camera, line, re
     '/nvr/v1/cameras/cam-1/counting_lines/impossible': response => send(response, 200, ok(lines[5])),
     '/nvr/v1/cameras/cam-1/counting_lines/other-camera': response => send(response, 200, ok(lines[6]))
   })
-  const { violations } = await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'] })
+  const { violations } = await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'] })
   const at = (path: string) => find(violations, path)
   t.match(at('/content/1/name'), { camera: 'cam-1', line: 'missing', request: LIST('cam-1'), problem: 'is missing' })
   t.match(at('/content/2/colour'), { line: 'extra', problem: /extra field/ })
@@ -93,7 +93,7 @@ t.test('every way an answer or its envelope breaks the contract is reported', as
     '/nvr/v1/cameras/one-line/counting_lines/l': response => send(response, 200, ok([]))
   })
   const cameras = ['html', 'empty', 'array', 'bad-result', 'wrong-code', 'no-result', 'result-array', 'no-fields', 'no-content', 'object-content', 'null-content', 'redirect', 'redirect-bare', 'server-error', 'no-type', 'unknown', 'one-line']
-  const { violations } = await verifyDevice({ target: url, token: TOKEN, cameras })
+  const { violations } = await verifyTarget({ target: url, token: TOKEN, cameras })
   const of = (camera: string) => violations.filter(violation => violation.camera === camera).map(({ path, problem }) => `${path} ${problem}`)
   t.strictSame(of('html'), [' the body is not JSON (text/html, starting <!DOCTYPE html><html>login </html>)'])
   t.strictSame(of('empty'), [' the body is not JSON (application/json; charset=utf-8, empty)'])
@@ -120,6 +120,6 @@ t.test('a long value is quoted only in part', async t => {
   const { url } = await device(t, {
     '/nvr/v1/cameras/c/counting_lines': response => send(response, 200, ok([{ ...line({ camera_id: 'c' }), max_age: long }]))
   })
-  const { violations } = await verifyDevice({ target: url, token: TOKEN, cameras: ['c'] })
+  const { violations } = await verifyTarget({ target: url, token: TOKEN, cameras: ['c'] })
   t.equal(violations[0]?.problem, `must be an integer, not "${'x'.repeat(59)}…`)
 })

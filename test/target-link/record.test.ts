@@ -1,8 +1,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { RecordRefusedError, recordDevice, startMockNvr } from '../../src/index.js'
-import { runDeviceCommand } from '../../src/cli/target-commands.js'
+import { RecordRefusedError, recordTarget, startMockNvr } from '../../src/index.js'
+import { runTargetCommand } from '../../src/cli/target-commands.js'
 import { line } from '../helpers/app.js'
 import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
 import { runCli } from '../helpers/cli-process.js'
@@ -20,7 +20,7 @@ const DATA = {
 async function run (argv: string[]) {
   let stdout = ''
   let stderr = ''
-  const code = await runDeviceCommand('record', argv, { stdout: { write: (text: string) => { stdout += text } }, stderr: { write: (text: string) => { stderr += text } } })
+  const code = await runTargetCommand('record', argv, { stdout: { write: (text: string) => { stdout += text } }, stderr: { write: (text: string) => { stderr += text } } })
   return { code, stdout, stderr }
 }
 
@@ -61,19 +61,19 @@ t.test('record, then serve the file: the same bytes for every list and line', as
   t.strictSame(await readdir(folder), ['device.json'])
 })
 
-t.test('recordDevice returns the data; a device that breaks the contract in one camera gives no data at all', async t => {
+t.test('recordTarget returns the data; a device that breaks the contract in one camera gives no data at all', async t => {
   const { url } = await startFakeDevice(t, (request, response) => {
     if (request.url === '/nvr/v1/cameras/good/counting_lines') send(response, 200, ok([line({ camera_id: 'good' })]))
     else if (request.url === '/nvr/v1/cameras/good/counting_lines/line-1') send(response, 200, ok(line({ camera_id: 'good' })))
     else if (request.url === '/nvr/v1/cameras/gone/counting_lines') send(response, 404, '')
     else send(response, 200, ok([{ ...line({ camera_id: 'bad' }), extra: 1 }]))
   })
-  t.strictSame(await recordDevice({ target: url, token: TOKEN, cameras: ['good'] }), { cameras: [{ id: 'good' }], counting_lines: [line({ camera_id: 'good' })] })
-  const refusal = await recordDevice({ target: url, token: TOKEN, cameras: ['good', 'bad'] }).catch(error => error as RecordRefusedError)
+  t.strictSame(await recordTarget({ target: url, token: TOKEN, cameras: ['good'] }), { cameras: [{ id: 'good' }], counting_lines: [line({ camera_id: 'good' })] })
+  const refusal = await recordTarget({ target: url, token: TOKEN, cameras: ['good', 'bad'] }).catch(error => error as RecordRefusedError)
   t.ok(refusal instanceof RecordRefusedError)
   t.equal((refusal as RecordRefusedError).message, 'the device breaks the contract (2 violations): nothing recorded')
   t.match((refusal as RecordRefusedError).report.violations, [{ camera: 'bad', path: '/content/0/extra' }])
-  await t.rejects(recordDevice({ target: url, token: TOKEN, cameras: ['gone'] }), { name: 'RecordRefusedError', message: 'the device breaks the contract (1 violation): nothing recorded' })
+  await t.rejects(recordTarget({ target: url, token: TOKEN, cameras: ['gone'] }), { name: 'RecordRefusedError', message: 'the device breaks the contract (1 violation): nothing recorded' })
 
   const folder = t.testdir({})
   const out = join(folder, 'device.json')

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { startMockNvr } from '../../src/index.js'
-import { runDeviceCommand } from '../../src/cli/target-commands.js'
+import { runTargetCommand } from '../../src/cli/target-commands.js'
 import { line } from '../helpers/app.js'
 import { mockLikeDevice, startFakeDevice } from '../helpers/fake-device.js'
 import { makeCertificate } from '../helpers/tls.js'
@@ -14,7 +14,7 @@ async function run (argv: string[], isTTY = false) {
   let stdout = ''
   let stderr = ''
   const [command, ...rest] = argv as ['verify' | 'record', ...string[]]
-  const code = await runDeviceCommand(command, rest, {
+  const code = await runTargetCommand(command, rest, {
     stdout: { write: (text: string) => { stdout += text }, isTTY },
     stderr: { write: (text: string) => { stderr += text } }
   })

@@ -1,7 +1,7 @@
 import { createServer as createNetServer } from 'node:net'
 import { once } from 'node:events'
 import t from 'tap'
-import { DeviceLinkError, verifyDevice } from '../../src/index.js'
+import { TargetLinkError, verifyTarget } from '../../src/index.js'
 import { describeFailure } from '../../src/target-client/target-client.js'
 import { connectionFrom } from '../../src/target-client/target-connection.js'
 import { line } from '../helpers/app.js'
@@ -14,7 +14,7 @@ const LIST = '/nvr/v1/cameras/cam-1/counting_lines'
 t.test('a device that cannot be reached ends the run with one line naming the target', async t => {
   const { url } = await startFakeDevice(t, () => {})
   const closedPort = url.replace(/:\d+$/, ':1')
-  await t.rejects(verifyDevice({ target: closedPort, token: TOKEN, cameras: ['cam-1'] }), new DeviceLinkError(`${closedPort}: cannot connect to the device: the connection was refused (ECONNREFUSED)`))
+  await t.rejects(verifyTarget({ target: closedPort, token: TOKEN, cameras: ['cam-1'] }), new TargetLinkError(`${closedPort}: cannot connect to the device: the connection was refused (ECONNREFUSED)`))
 })
 
 t.test('a time-out, a reset connection and a huge answer are each a violation of that request', async t => {
@@ -42,7 +42,7 @@ t.test('a time-out, a reset connection and a huge answer are each a violation of
     }
     request.socket.destroy()
   })
-  const { violations } = await verifyDevice({ target: url, token: TOKEN, cameras: ['slow', 'reset', 'huge', 'declared', 'lines'], timeout: 300, maxBodyBytes: 4096 })
+  const { violations } = await verifyTarget({ target: url, token: TOKEN, cameras: ['slow', 'reset', 'huge', 'declared', 'lines'], timeout: 300, maxBodyBytes: 4096 })
   t.strictSame(violations.map(({ camera, line, path, problem }) => [camera, line, path, problem]), [
     ['slow', null, '', 'no answer: no answer within 300 ms'],
     ['reset', null, '', 'no answer: the device closed the connection before answering in full'],
@@ -54,13 +54,13 @@ t.test('a time-out, a reset connection and a huge answer are each a violation of
 
 t.test('the run time-out and the caller\'s signal stop a run that hangs', async t => {
   const { url, requests } = await startFakeDevice(t, () => {})
-  await t.rejects(verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'], runTimeout: 200 }), { message: 'the run took longer than 200 ms' })
+  await t.rejects(verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'], runTimeout: 200 }), { message: 'the run took longer than 200 ms' })
   const controller = new AbortController()
-  const stopped = verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'], signal: controller.signal })
+  const stopped = verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'], signal: controller.signal })
   while (requests.length < 2) await new Promise(resolve => setImmediate(resolve))
   controller.abort()
   await t.rejects(stopped, { message: 'stopped before the run was complete' })
-  await t.rejects(verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'], signal: AbortSignal.abort() }), { message: 'stopped before the run was complete' })
+  await t.rejects(verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'], signal: AbortSignal.abort() }), { message: 'stopped before the run was complete' })
   t.equal(requests.length, 2, 'nothing is sent once stopped')
 })
 
@@ -72,7 +72,7 @@ t.test('a run stopped while the unspecified cases are asked ends there, with no 
     controller.abort()
     return true
   })
-  await t.rejects(verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'], signal: controller.signal }), { message: 'stopped before the run was complete' })
+  await t.rejects(verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'], signal: controller.signal }), { message: 'stopped before the run was complete' })
   t.strictSame(requests.map(request => request.headers.authorization), [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`, undefined], 'no case asked after the stop')
 })
 
@@ -80,23 +80,23 @@ t.test('HTTPS: a self-signed certificate is refused unless trusted with ca or sk
   const tls = await makeCertificate()
   const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])), tls)
   const target = url.replace('127.0.0.1', 'localhost')
-  await t.rejects(verifyDevice({ target, token: TOKEN, cameras: ['cam-1'] }), new DeviceLinkError(`${target}: the device's certificate is not trusted: it is self-signed: pass --ca FILE with its certificate (or its CA's), or --insecure to skip the check`))
-  t.strictSame((await verifyDevice({ target, token: TOKEN, cameras: ['cam-1'], ca: tls.cert })).violations, [])
-  t.strictSame((await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'], insecure: true })).violations, [])
+  await t.rejects(verifyTarget({ target, token: TOKEN, cameras: ['cam-1'] }), new TargetLinkError(`${target}: the device's certificate is not trusted: it is self-signed: pass --ca FILE with its certificate (or its CA's), or --insecure to skip the check`))
+  t.strictSame((await verifyTarget({ target, token: TOKEN, cameras: ['cam-1'], ca: tls.cert })).violations, [])
+  t.strictSame((await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'], insecure: true })).violations, [])
   const plain = url.replace('https:', 'http:')
-  const answered = await verifyDevice({ target: plain, token: TOKEN, cameras: ['cam-1'] })
+  const answered = await verifyTarget({ target: plain, token: TOKEN, cameras: ['cam-1'] })
   t.match(answered.violations[0]?.problem, /^(answered 400|no answer: )/, 'http:// to an HTTPS device gets no usable answer')
 })
 
 t.test('an https:// target that speaks plain HTTP, and a device that does not speak HTTP', async t => {
   const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])))
-  await t.rejects(verifyDevice({ target: url.replace('http:', 'https:'), token: TOKEN, cameras: ['cam-1'] }), { message: /the TLS handshake failed \(.*\): is the target http:\/\/ rather than https:\/\/\?/ })
+  await t.rejects(verifyTarget({ target: url.replace('http:', 'https:'), token: TOKEN, cameras: ['cam-1'] }), { message: /the TLS handshake failed \(.*\): is the target http:\/\/ rather than https:\/\/\?/ })
   const garbage = createNetServer(socket => socket.end('garbage\r\n\r\n'))
   garbage.listen(0, '127.0.0.1')
   await once(garbage, 'listening')
   t.teardown(() => garbage.close())
   const port = (garbage.address() as { port: number }).port
-  const { violations } = await verifyDevice({ target: `http://127.0.0.1:${port}`, token: TOKEN, cameras: ['cam-1'] })
+  const { violations } = await verifyTarget({ target: `http://127.0.0.1:${port}`, token: TOKEN, cameras: ['cam-1'] })
   t.match(violations[0]?.problem, /^no answer: the answer is not valid HTTP \(.+\): is the target https:\/\/ rather than http:\/\/\?$/)
 })
 
@@ -143,7 +143,7 @@ t.test('options are checked before anything is sent, and the token is never echo
 
 t.test('a target with a base path is asked under that path', async t => {
   const { url, requests } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])))
-  const report = await verifyDevice({ target: `${url}/device/`, token: TOKEN, cameras: ['cam-1'] })
+  const report = await verifyTarget({ target: `${url}/device/`, token: TOKEN, cameras: ['cam-1'] })
   t.equal(report.target, `${url}/device`)
   t.equal(requests[0]?.url, `/device${LIST}`)
 })

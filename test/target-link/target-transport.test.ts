@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import t from 'tap'
 import { generate } from 'selfsigned'
-import { DeviceLinkError, recordDevice, verifyDevice } from '../../src/index.js'
+import { TargetLinkError, recordTarget, verifyTarget } from '../../src/index.js'
 import { recordWithNotes } from '../../src/target-link/record-target.js'
 import { renderReport } from '../../src/target-link/report-text.js'
 import { line } from '../helpers/app.js'
@@ -30,14 +30,14 @@ const TRANSPORTS: Array<[string, ReverseProxy]> = [
 for (const [name, proxy] of TRANSPORTS) {
   t.test(`verify and record through a reverse proxy (${name}): no violation, no difference, the data as the device holds it`, async t => {
     const { url, seen, deviceRequests } = await proxiedDevice(t, DATA, TOKEN, proxy)
-    const report = await verifyDevice({ target: url, token: TOKEN, cameras: CAMERAS })
+    const report = await verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS })
     t.strictSame(report.violations, [])
     t.strictSame(report.differences, [], 'the unspecified cases answered as mock-nvr answers them, once decoded')
     t.equal(report.probedCamera, 'cam-1')
     t.equal(seen[0]?.headers['accept-encoding'], 'gzip, deflate, br', 'asks for what a browser asks for')
     t.ok(seen.every(request => request.url?.startsWith(`${proxy.basePath ?? ''}/nvr/v1/`)), 'every request under the base path')
     t.ok(deviceRequests.length > 20)
-    t.strictSame(await recordDevice({ target: url, token: TOKEN, cameras: CAMERAS }), DATA)
+    t.strictSame(await recordTarget({ target: url, token: TOKEN, cameras: CAMERAS }), DATA)
   })
 }
 
@@ -48,7 +48,7 @@ t.test('envelope members the seed does not show, a byte-order mark and another C
     contentType: 'text/plain',
     extraMembers: { top: { meta: { version: 2 } }, result: { requestId: 'r-1', errorCode: '' } }
   })
-  const report = await verifyDevice({ target: url, token: TOKEN, cameras: CAMERAS })
+  const report = await verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS })
   t.strictSame(report.violations, [], 'the lines keep the contract')
   const reads = report.differences.filter(difference => difference.case.includes('answer'))
   const device = { status: 200, headers: { 'content-type': 'text/plain' }, envelope: 'success envelope; members the seed does not show: meta, result.requestId; after a byte-order mark' }
@@ -100,7 +100,7 @@ t.test('a body that cannot be decoded, or decodes past the limit, is a violation
       response.end(gzipSync(gzipSync('x')))
     } else send(response, 200, ok([]))
   })
-  const { violations } = await verifyDevice({ target: url, token: TOKEN, cameras: ['bomb', 'compress', 'corrupt', 'twice', 'fine'], maxBodyBytes: 1024 * 1024 })
+  const { violations } = await verifyTarget({ target: url, token: TOKEN, cameras: ['bomb', 'compress', 'corrupt', 'twice', 'fine'], maxBodyBytes: 1024 * 1024 })
   t.strictSame(violations.map(({ camera, problem }) => [camera, problem]), [
     ['bomb', 'no answer: the answer is larger than 1 MiB decoded (gzip), the most read'],
     ['compress', 'no answer: the answer cannot be read: its Content-Encoding "compress" is not one this client reads (gzip, deflate, br)'],
@@ -117,8 +117,8 @@ t.test('a certificate for other names: the names it holds, and what to do; verif
   })
   const { url } = await proxiedDevice(t, DATA, TOKEN, { tls: { cert, key }, encoding: 'gzip' })
   const expected = `${url}: the device's certificate is for nvr.local, 10.0.0.5, not 127.0.0.1: give --target with a name it holds (and --ca FILE if it is not trusted here), or --insecure to skip the check`
-  await t.rejects(verifyDevice({ target: url, token: TOKEN, cameras: CAMERAS, ca: cert }), new DeviceLinkError(expected))
-  const insecure = await verifyDevice({ target: url, token: TOKEN, cameras: CAMERAS, insecure: true })
+  await t.rejects(verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS, ca: cert }), new TargetLinkError(expected))
+  const insecure = await verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS, insecure: true })
   t.strictSame([insecure.violations, insecure.differences], [[], []], '--insecure reads it, decoded')
 
   const dir = t.testdir({ 'nvr.pem': cert })
@@ -140,7 +140,7 @@ t.test('an error answer to a read says what the device said; a read with no Cont
       response.end(JSON.stringify(ok(path.endsWith('/line-1') ? line({ camera_id: 'plain' }) : [line({ camera_id: 'plain' })])))
     }
   })
-  const report = await verifyDevice({ target: url, token: TOKEN, cameras: ['gone', 'odd', 'plain'] })
+  const report = await verifyTarget({ target: url, token: TOKEN, cameras: ['gone', 'odd', 'plain'] })
   t.strictSame(report.violations.map(({ camera, problem }) => [camera, problem]), [
     ['gone', 'answered 404, not 200: Camera gone'],
     ['odd', 'answered 500, not 200']

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import t, { type Test } from 'tap'
-import { RecordRefusedError, recordDevice, startMockNvr, verifyDevice } from '../../src/index.js'
+import { RecordRefusedError, recordTarget, startMockNvr, verifyTarget } from '../../src/index.js'
 import { renderJunit } from '../../src/target-link/report-junit.js'
 import { renderReport } from '../../src/target-link/report-text.js'
 import { pointerSegment } from '../../src/target-client/contract-check.js'
@@ -42,7 +42,7 @@ async function echoingDevice (t: Test) {
 
 t.test('a device that echoes the token: no form of it in the report, its text, its JSON or its JUnit', async t => {
   const { url } = await echoingDevice(t)
-  const report = await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'] })
+  const report = await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'] })
   t.ok(report.violations.some(violation => violation.line === '[token]'), 'a line id that is the token')
   t.ok(report.violations.some(violation => violation.path === '/content/0/[token]'), 'a field name that is the token')
   t.ok(report.violations.some(violation => violation.request.endsWith('/counting_lines/[token]')), 'a request path holding it percent-encoded')
@@ -53,7 +53,7 @@ t.test('a device that echoes the token: no form of it in the report, its text, i
   }
   t.doesNotThrow(() => new JSDOM(renderJunit(report, { strict: true }), { contentType: 'application/xml' }), 'the JUnit report is well-formed XML')
 
-  const refusal = await recordDevice({ target: url, token: TOKEN, cameras: ['cam-1'] }).catch(error => error as RecordRefusedError)
+  const refusal = await recordTarget({ target: url, token: TOKEN, cameras: ['cam-1'] }).catch(error => error as RecordRefusedError)
   t.ok(refusal instanceof RecordRefusedError)
   t.strictSame(leaks(JSON.stringify((refusal as RecordRefusedError).report)), [], 'record\'s refusal report')
 })

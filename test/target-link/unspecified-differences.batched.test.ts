@@ -1,5 +1,5 @@
 import t from 'tap'
-import { verifyDevice } from '../../src/index.js'
+import { verifyTarget } from '../../src/index.js'
 import { renderJunit } from '../../src/target-link/report-junit.js'
 import { renderReport } from '../../src/target-link/report-text.js'
 import { line } from '../helpers/app.js'
@@ -44,7 +44,7 @@ t.test('where the device answers an unspecified case otherwise, the case is list
     }
     return false
   })
-  const report = await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1', 'cam-2'] })
+  const report = await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1', 'cam-2'] })
   t.strictSame(report.violations, [])
   const byCase = Object.fromEntries(report.differences.map(difference => [difference.case, difference]))
   t.strictSame(Object.keys(byCase).sort(), ['DELETE on the list', 'HEAD', 'PUT on the list', 'line id of another camera', 'no Authorization header', 'unknown camera, list', 'wrong token'])
@@ -73,7 +73,7 @@ t.test('every unspecified case is asked as it says, and listed when the device a
     send(response, 418, 'teapot', { 'content-type': 'text/plain' })
     return true
   })
-  const report = await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1', 'cam-2'] })
+  const report = await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1', 'cam-2'] })
   t.equal(report.probedCamera, 'cam-1')
   t.strictSame(report.differences.map(difference => difference.case), [
     'no Authorization header', 'another scheme (Basic)', 'empty bearer token', 'wrong token', 'unknown camera, list', 'unknown camera, retrieve',
@@ -104,7 +104,7 @@ t.test('every unspecified case is asked as it says, and listed when the device a
   ])
   t.equal(asked.length, 17)
 
-  const again = await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1', 'cam-2'] })
+  const again = await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1', 'cam-2'] })
   const wrongTokens = [report, again].map(run => run.differences.find(difference => difference.case === 'wrong token'))
   t.ok(wrongTokens.every(difference => difference !== undefined))
   const unknownCameras = [report, again].map(run => run.differences.find(difference => difference.case === 'unknown camera, list')?.request)
@@ -115,7 +115,7 @@ t.test('every unspecified case is asked as it says, and listed when the device a
 
 t.test('no camera that answers its list: the unspecified cases are not compared, and the report says so', async t => {
   const { url } = await mockLikeDevice(t, DATA, 'another-token')
-  const report = await verifyDevice({ target: url, token: TOKEN, cameras: ['cam-1'] })
+  const report = await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'] })
   t.equal(report.violations.length, 1)
   t.strictSame(report.differences, [])
   t.equal(report.probedCamera, null)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { startMockNvr, verifyDevice } from '../../src/index.js'
+import { startMockNvr, verifyTarget } from '../../src/index.js'
 import { line } from '../helpers/app.js'
 
 // Ids and a token with characters that need care in a URL or a header.
@@ -16,7 +16,7 @@ const DATA = {
 t.test('mock-nvr verified against itself keeps the contract and differs in nothing', async t => {
   const nvr = await startMockNvr({ data: DATA, tokens: [TOKEN] })
   t.teardown(() => nvr.close())
-  const report = await verifyDevice({ target: nvr.url, token: TOKEN, cameras: ['cam one/ä?#%', 'cam-empty', 'cam-2'] })
+  const report = await verifyTarget({ target: nvr.url, token: TOKEN, cameras: ['cam one/ä?#%', 'cam-empty', 'cam-2'] })
   t.strictSame(report.violations, [])
   t.strictSame(report.differences, [])
   t.equal(report.target, nvr.url)
@@ -33,7 +33,7 @@ t.test('the bundled fixtures, every camera: no violation, no difference', async 
   const nvr = await startMockNvr({ tokens: [TOKEN] })
   t.teardown(() => nvr.close())
   const cameras = (nvr.data().cameras ?? []).map(camera => camera.id)
-  const report = await verifyDevice({ target: `${nvr.url}/`, token: TOKEN, cameras: [...cameras, cameras[0] as string] })
+  const report = await verifyTarget({ target: `${nvr.url}/`, token: TOKEN, cameras: [...cameras, cameras[0] as string] })
   t.strictSame(report.cameras, cameras, 'a camera named twice is read once')
   t.strictSame(report.violations, [])
   t.strictSame(report.differences, [])
