@@ -60,7 +60,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   const logger = options.logger ?? createLogger(options)
   const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
-  const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedDevice: proxy.target }), ...(now === undefined ? {} : { now }) })
+  const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedTarget: proxy.target }), ...(now === undefined ? {} : { now }) })
   const { tokens, control } = device
   const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
   const life = new DeviceLife({ device, schedule, clock, seed: options.seed, log: logger })

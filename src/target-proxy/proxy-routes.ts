@@ -43,7 +43,7 @@ export const targetProxyApi: FastifyPluginAsync<TargetProxyApiOptions> = async f
       const reason = (error as NoAnswerError).message
       request.log.warn({ reason }, 'the device did not answer')
       const timedOut = reason.startsWith('no answer within')
-      throw apiErrors.deviceNoAnswer(timedOut, reason)
+      throw apiErrors.targetNoAnswer(timedOut, reason)
     }
     request.contractViolations = proxy.inspect(request.method, request.url, answer, request.headers.authorization, request.log)
     for (const name of PASSED_BACK) {
