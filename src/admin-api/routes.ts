@@ -174,7 +174,7 @@ function useData (control: MockControl, body: unknown) {
   try {
     return control.use(body, 'request body')
   } catch (error) {
-    // The refusal while proxying a device, as it is.
+    // The refusal while proxying the target, as it is.
     if (error instanceof ApiError) throw error
     // Else use() throws nothing but FixtureError: the data is validated like a fixture file, and nothing changed.
     throw invalidBody((error as FixtureError).problems)

@@ -65,7 +65,7 @@ export type AppDependencies = AppDevice & {
    * each device's admin API under /__admin/devices/{name}. Needs adminToken.
    */
   fleet?: FleetAdmin
-  /** Forward /nvr/v1 to a real device instead of serving the store; the device decides who is let in. */
+  /** Forward /nvr/v1 to the target, a real NVR, instead of serving the store; the target decides who is let in. */
   proxy?: TargetProxy
   /** The schedules' clock when a test moves it by hand: POST /__admin/clock advances it. */
   manualClock?: HandClock
@@ -215,7 +215,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
           status: Type.Literal('ok'),
           cameras: Type.Integer(),
           countingLines: Type.Integer(),
-          contractViolations: Type.Optional(Type.Integer({ description: 'When proxying a device: the violations its answers held so far' }))
+          contractViolations: Type.Optional(Type.Integer({ description: 'When proxying the target: the violations its answers held so far' }))
         }, { description: 'Serving; the counts are of the data served now' }),
         ...healthErrorResponses
       }

@@ -12,7 +12,7 @@ export interface CommandLineIo {
   env: NodeJS.ProcessEnv
   stdout: { write: (text: string) => unknown, isTTY?: boolean }
   stderr: { write: (text: string) => unknown }
-  /** What stops a run against a device (Ctrl-C, SIGTERM); asked for only by the commands that run one. */
+  /** What stops a run against the target (Ctrl-C, SIGTERM); asked for only by the commands that run one. */
   stopSignal: () => AbortSignal
   /**
    * Takes over a server that started, before its ready line: a script that signals as soon as it reads the

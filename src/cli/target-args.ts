@@ -9,7 +9,7 @@ export function isTargetCommand (word: string | undefined): word is TargetComman
   return (TARGET_COMMANDS as readonly string[]).includes(word as string)
 }
 
-/** A device command's flags, parsed and checked for presence; the values are checked where they are used. */
+/** A target command's flags, parsed and checked for presence; the values are checked where they are used. */
 export interface TargetArgs {
   command: TargetCommandName
   help: boolean
@@ -28,7 +28,7 @@ export interface TargetArgs {
   force: boolean
 }
 
-/** A device command's flag: the placeholder of its value (none for a switch), and whether it may be repeated. */
+/** A target command's flag: the placeholder of its value (none for a switch), and whether it may be repeated. */
 interface TargetFlag {
   value?: string
   multiple?: boolean
@@ -120,26 +120,26 @@ function milliseconds (values: Record<string, unknown>, flag: string, key: 'time
 }
 
 const CONNECTION_HELP = [
-  '  --target URL          the device\'s base URL, e.g. https://nvr.local:8443 (without /nvr/v1)',
-  '  --token TOKEN         the bearer token the device accepts; never written to any output, log or file',
+  '  --target URL          the real NVR\'s base URL, e.g. https://nvr.local:8443 (without /nvr/v1)',
+  '  --token TOKEN         the bearer token the target accepts; never written to any output, log or file',
   '  --token-file FILE     read the token from FILE instead (one trailing newline dropped), so it stays out',
   '                        of ps and shell history; or set MOCK_NVR_DEVICE_TOKEN. A flag beats the variable',
   '  --camera ID           a camera to read (repeatable): the API has no route that lists cameras',
   '  --timeout MS          time each request may take (default: 10000)',
   '  --run-timeout MS      time the whole run may take (default: no limit)',
-  '  --ca FILE             trust this PEM certificate for an https:// target (e.g. the device\'s self-signed one)',
+  '  --ca FILE             trust this PEM certificate for an https:// target (e.g. the target\'s self-signed one)',
   '  --insecure            do not check the https:// target\'s certificate (warned about on every run)'
 ]
 
-/** --help of a device command. */
+/** --help of a target command. */
 export function targetHelpText (command: TargetCommandName): string {
   const lines = command === 'verify'
     ? [
         'Usage: mock-nvr verify --target URL --token TOKEN|--token-file FILE --camera ID [--camera ID …] [options]',
         '',
-        'Checks a device (or any implementation of the API) against the contract, and lists where it answers the',
-        'cases the spec leaves open otherwise than mock-nvr. Exit code: 0 no violation, 1 violations or an',
-        'unusable device, 2 usage error.',
+        'Checks the target, a real NVR (or any implementation of the API), against the contract, and lists where it',
+        'answers the cases the spec leaves open otherwise than mock-nvr. Exit code: 0 no violation, 1 violations or',
+        'an unusable target, 2 usage error.',
         '',
         ...CONNECTION_HELP,
         '  --json                print the report as one JSON object, and nothing else, on stdout',
@@ -149,8 +149,8 @@ export function targetHelpText (command: TargetCommandName): string {
     : [
         'Usage: mock-nvr record --target URL --token TOKEN|--token-file FILE --camera ID [--camera ID …] --out FILE [options]',
         '',
-        'Writes a fixture file from a device: every camera named, its lines in the device\'s order, as sent.',
-        'All or nothing: a device that breaks the contract is reported as verify does, and nothing is written.',
+        'Writes a fixture file from the target, a real NVR: every camera named, its lines in the target\'s order, as',
+        'sent. All or nothing: a target that breaks the contract is reported as verify does, and nothing is written.',
         'Exit code: 0 written, 1 refused or failed, 2 usage error.',
         '',
         ...CONNECTION_HELP,

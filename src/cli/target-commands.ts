@@ -10,7 +10,7 @@ import { readTargetToken } from './target-token.js'
 import { targetHelpText, parseTargetArgs, type TargetArgs, type TargetCommandName } from './target-args.js'
 import type { FixtureData } from '../contract/schemas.js'
 
-/** Where a device command writes, and what stops it (Ctrl-C). */
+/** Where a target command writes, and what stops it (Ctrl-C). */
 export interface CommandIo {
   stdout: { write: (text: string) => unknown, isTTY?: boolean }
   stderr: { write: (text: string) => unknown }
@@ -38,7 +38,7 @@ export async function runTargetCommand (command: TargetCommandName, argv: readon
     io.stderr.write(`mock-nvr: ${(error as Error).message}. Run mock-nvr ${command} --help for the flags.\n`)
     return EXIT_USAGE
   }
-  if (args.insecure) io.stderr.write('mock-nvr: warning: --insecure: the device\'s certificate is not checked, so anyone between here and the device could read the token\n')
+  if (args.insecure) io.stderr.write('mock-nvr: warning: --insecure: the target\'s certificate is not checked, so anyone between here and the target could read the token\n')
   try {
     return command === 'verify' ? await verify(args, options, io) : await record(args, options, io)
   } catch (error) {
@@ -86,7 +86,7 @@ async function verify (args: TargetArgs, options: TargetLinkOptions, io: Command
 
 async function record (args: TargetArgs, options: TargetLinkOptions, io: CommandIo): Promise<number> {
   const out = args.out as string
-  // Before the device is read: a run can take minutes.
+  // Before the target is read: a run can take minutes.
   await checkWritable(out, { replace: args.force })
   let recording
   try {
@@ -103,10 +103,10 @@ async function record (args: TargetArgs, options: TargetLinkOptions, io: Command
   const cameras = data.cameras.length
   const lines = data.counting_lines.length
   for (const camera of recording.reformatted) {
-    io.stderr.write(`mock-nvr: note: camera ${JSON.stringify(camera)}: the device formats its answers otherwise (key order, spacing or number form); mock-nvr serves the same JSON, in its own bytes\n`)
+    io.stderr.write(`mock-nvr: note: camera ${JSON.stringify(camera)}: the target formats its answers otherwise (key order, spacing or number form); mock-nvr serves the same JSON, in its own bytes\n`)
   }
   for (const departure of recording.departures) {
-    io.stderr.write(`mock-nvr: note: the device's answers depart from mock-nvr's where the seed does not rule: ${departure}; the lines are recorded, and mock-nvr answers in its own way\n`)
+    io.stderr.write(`mock-nvr: note: the target's answers depart from mock-nvr's where the seed does not rule: ${departure}; the lines are recorded, and mock-nvr answers in its own way\n`)
   }
   if (args.json) io.stdout.write(`${JSON.stringify({ file: out, cameras, countingLines: lines, reformatted: recording.reformatted, departures: recording.departures })}\n`)
   else io.stdout.write(`recorded ${cameras} camera${cameras === 1 ? '' : 's'} and ${lines} counting line${lines === 1 ? '' : 's'} into ${out}\n`)

@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises'
 import { describeFsError } from '../data/fixtures.js'
 import { UsageError } from './args.js'
 
-/** The variable verify and record read the device's token from, when no flag gives it. */
+/** The variable verify and record read the target's token from, when no flag gives it; its name is older than the word target. */
 export const TARGET_TOKEN_VARIABLE = 'MOCK_NVR_DEVICE_TOKEN'
 
-/** Every MOCK_NVR_* variable the device commands read (proxy reads none of them, and refuses this one). */
+/** Every MOCK_NVR_* variable the target commands read (proxy reads none of them, and refuses this one). */
 export const TARGET_COMMAND_VARIABLES = [TARGET_TOKEN_VARIABLE] as const
 
-/** The device's token and where it came from, as a usage error about it names it. */
+/** The target's token and where it came from, as a usage error about it names it. */
 export interface TargetToken {
   token: string
   /** `--token`, `--token-file FILE` or `MOCK_NVR_DEVICE_TOKEN`. */
@@ -24,8 +24,8 @@ export async function readTargetToken ({ token, tokenFile }: { token?: string, t
   if (token !== undefined) return { token, source: '--token' }
   if (tokenFile !== undefined) return { token: await readTokenFile(tokenFile), source: `--token-file ${tokenFile}` }
   const variable = env[TARGET_TOKEN_VARIABLE]
-  if (variable === undefined) throw new UsageError(`the device's token is required: --token TOKEN, --token-file FILE or ${TARGET_TOKEN_VARIABLE}`)
-  if (variable === '') throw new UsageError(`${TARGET_TOKEN_VARIABLE} is set but empty: give it the device's token, or unset it`)
+  if (variable === undefined) throw new UsageError(`the target's token is required: --token TOKEN, --token-file FILE or ${TARGET_TOKEN_VARIABLE}`)
+  if (variable === '') throw new UsageError(`${TARGET_TOKEN_VARIABLE} is set but empty: give it the target's token, or unset it`)
   return { token: variable, source: TARGET_TOKEN_VARIABLE }
 }
 
@@ -37,6 +37,6 @@ async function readTokenFile (file: string): Promise<string> {
     throw new UsageError(`--token-file ${file}: ${describeFsError(error)}`)
   }
   const token = text.replace(/\r?\n$/, '')
-  if (token === '') throw new UsageError(`--token-file ${file} is empty: put the device's token in it`)
+  if (token === '') throw new UsageError(`--token-file ${file} is empty: put the target's token in it`)
   return token
 }

@@ -6,7 +6,7 @@ export const VARIABLE_PREFIX = 'MOCK_NVR_'
 
 /**
  * Every variable mock-nvr reads: the twin of each flag in the table (args.ts), so a new flag is known at once,
- * and those of the device commands, which are no flag's twin.
+ * and those of the target commands, which are no flag's twin.
  */
 export const KNOWN_VARIABLES: ReadonlySet<string> = new Set([...CLI_OPTIONS.map(envName), ...TARGET_COMMAND_VARIABLES])
 

@@ -38,9 +38,9 @@ export interface MockNvr extends ControlVerbs, HealthVerbs {
   clock: HandleClock
 }
 
-/** What startMockNvr takes: the options, and a device to forward /nvr/v1 to instead of serving data. */
+/** What startMockNvr takes: the options, and a target (a real NVR) to forward /nvr/v1 to instead of serving data. */
 export type StartOptions = MockNvrOptions & {
-  /** Forward /nvr/v1 to this device, checking its answers against the contract; fixtures, data and tokens do not apply. */
+  /** Forward /nvr/v1 to this target, checking its answers against the contract; fixtures, data and tokens do not apply. */
   proxy?: ProxyOptions
   /** The rate limit's clock in milliseconds (performance.now by default), for a test that moves time by hand. */
   now?: () => number
@@ -121,7 +121,7 @@ function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): TargetP
   for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens', 'scopedTokens', 'rateLimit'] as const) {
     const value = input[option]
     if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
-      throw new OptionsError(`option ${option} does not apply to a proxy: the device's data and tokens are used`)
+      throw new OptionsError(`option ${option} does not apply to a proxy: the target's data and tokens are used`)
     }
   }
   try {
@@ -134,7 +134,7 @@ function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): TargetP
 
 function logProxy (app: FastifyInstance, proxy: TargetProxy, { insecure, record }: ProxyOptions): void {
   app.log.info(`forwarding ${API_PREFIX} to ${proxy.target}; answers that break the contract are logged once per path`)
-  if (insecure === true) app.log.warn('the device\'s certificate is not checked (insecure)')
+  if (insecure === true) app.log.warn('the target\'s certificate is not checked (insecure)')
   if (record !== undefined) app.log.info({ file: record }, 'valid lists and lines that pass are written to the file on stop')
   app.addHook('onClose', async function writeRecording () {
     try {

@@ -94,7 +94,7 @@ function describeErrorMessage (result: Record<string, unknown>): string {
   return message === '' ? 'an empty string' : 'a string'
 }
 
-/** A short, one-line, token-free quote of text the device sent. */
+/** A short, one-line, token-free quote of text the target sent. */
 function quote (text: string, redact: (text: string) => string): string {
   // eslint-disable-next-line no-control-regex
   const oneLine = redact(text).replace(/[\u0000-\u001f\u007f\ufeff]+/g, ' ').trim()

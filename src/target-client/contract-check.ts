@@ -6,7 +6,7 @@ import { CountingLineSchema, type CountingLine } from '../contract/schemas.js'
 import { parseBody } from './answer-shape.js'
 import type { TargetAnswer } from './target-client.js'
 
-/** One way the device breaks the contract: where (camera, line, request, JSON path) and what. */
+/** One way the target breaks the contract: where (camera, line, request, JSON path) and what. */
 export interface Violation {
   camera: string
   /** The line's id, `#3` for the fourth line when it has no usable id, or null for the whole answer. */
@@ -22,7 +22,7 @@ export interface Violation {
 export interface CheckContext {
   camera: string
   request: string
-  /** Replaces the token in any text the device sent before it is reported. */
+  /** Replaces the token in any text the target sent before it is reported. */
   redact: (text: string) => string
 }
 
@@ -185,7 +185,7 @@ function describeContent (answer: TargetAnswer, context: CheckContext): string {
   return `${type}, starting ${excerpt(answer.body.subarray(0, 200).toString('utf8'), context)}`
 }
 
-/** A short, one-line, token-free quote of text the device sent. */
+/** A short, one-line, token-free quote of text the target sent. */
 export function excerpt (text: string, context: Pick<CheckContext, 'redact'>): string {
   // eslint-disable-next-line no-control-regex
   const oneLine = context.redact(text).replace(/[\u0000-\u001f\u007f]+/g, ' ')

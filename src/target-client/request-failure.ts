@@ -2,7 +2,7 @@ import { TargetLinkError } from './target-connection.js'
 
 /** A request that got no usable answer; `reason` is one line, for a report. */
 export class NoAnswerError extends Error {
-  /** True when the device cannot be reached at all (refused, unknown host, untrusted certificate): nothing else will work either. */
+  /** True when the target cannot be reached at all (refused, unknown host, untrusted certificate): nothing else will work either. */
   readonly unreachable: boolean
 
   constructor (reason: string, unreachable = false) {
@@ -41,13 +41,13 @@ interface TlsNameError extends NodeJS.ErrnoException {
 export function describeFailure (error: Error, https: boolean): NoAnswerError {
   const code = (error as NodeJS.ErrnoException).code ?? ''
   const unreachable = UNREACHABLE[code]
-  if (unreachable !== undefined) return new NoAnswerError(`cannot connect to the device: ${unreachable} (${code})`, true)
+  if (unreachable !== undefined) return new NoAnswerError(`cannot connect to the target: ${unreachable} (${code})`, true)
   if (https && code === 'ERR_TLS_CERT_ALTNAME_INVALID') return new NoAnswerError(describeNameMismatch(error as TlsNameError), true)
   if (https && (code.includes('CERT') || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE')) {
-    return new NoAnswerError(`the device's certificate is not trusted: it ${CERTIFICATE_PROBLEMS[code] ?? `fails the check (${code})`}: ${TRUST_ADVICE}`, true)
+    return new NoAnswerError(`the target's certificate is not trusted: it ${CERTIFICATE_PROBLEMS[code] ?? `fails the check (${code})`}: ${TRUST_ADVICE}`, true)
   }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return new NoAnswerError('cannot connect to the device: the connection was not made in time', true)
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return new NoAnswerError('the device closed the connection before answering in full')
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return new NoAnswerError('cannot connect to the target: the connection was not made in time', true)
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return new NoAnswerError('the target closed the connection before answering in full')
   if (code === 'EPROTO' || code.startsWith('ERR_SSL')) return new NoAnswerError(`the TLS handshake failed (${code}): is the target http:// rather than https://?`, true)
   const detail = code === '' ? error.message : code
   if (code.startsWith('HPE_') || error.name === 'HTTPParserError') return new NoAnswerError(`the answer is not valid HTTP (${detail}): is the target https:// rather than http://?`)
@@ -59,11 +59,11 @@ function describeNameMismatch (error: TlsNameError): string {
   const names = (error.cert?.subjectaltname ?? '').split(', ').map(entry => entry.slice(entry.indexOf(':') + 1)).filter(name => name !== '')
   const held = names.length > 0 ? names : [error.cert?.subject?.CN].filter(name => name !== undefined)
   const holds = held.length === 0 ? 'names no host' : `is for ${held.join(', ')}`
-  return `the device's certificate ${holds}, not ${error.host ?? 'the target\'s host'}: give --target with a name it holds` +
+  return `the target's certificate ${holds}, not ${error.host ?? 'the target URL\'s host'}: give --target with a name it holds` +
     ' (and --ca FILE if it is not trusted here), or --insecure to skip the check'
 }
 
-/** The one-line error a whole run ends with when the device cannot be reached. */
+/** The one-line error a whole run ends with when the target cannot be reached. */
 export function unreachableError (error: NoAnswerError, target: string): TargetLinkError {
   return new TargetLinkError(`${target}: ${error.message}`)
 }

@@ -8,7 +8,7 @@ import { describeFailure, NoAnswerError } from './request-failure.js'
 
 export { describeFailure, NoAnswerError, unreachableError } from './request-failure.js'
 
-/** One request to the device: a path under the target's base, already percent-encoded. */
+/** One request to the target: a path under its base URL, already percent-encoded. */
 export interface TargetRequest {
   method: string
   path: string
@@ -18,7 +18,7 @@ export interface TargetRequest {
 }
 
 /**
- * What the device answered, read whole and decoded: `body` is what the sender meant, whatever
+ * What the target answered, read whole and decoded: `body` is what the sender meant, whatever
  * Content-Encoding carried it; `headers` no longer hold Content-Encoding or Content-Length then.
  */
 export interface TargetAnswer {
@@ -28,7 +28,7 @@ export interface TargetAnswer {
 }
 
 /**
- * Sends requests to one device with undici, never following a redirect, with a time limit and a size limit
+ * Sends requests to one target with undici, never following a redirect, with a time limit and a size limit
  * on every answer (on the bytes received and again on the decoded body). Connections are kept alive between
  * requests of one client; close() ends them.
  */
@@ -50,7 +50,7 @@ export class TargetClient {
     })
   }
 
-  /** The request with the device's token in Authorization, unless the request brings its own headers for it. */
+  /** The request with the target's token in Authorization, unless the request brings its own headers for it. */
   authorized (request: TargetRequest): TargetRequest {
     return { ...request, headers: { authorization: `Bearer ${this.#connection.token}`, ...request.headers } }
   }
@@ -94,7 +94,7 @@ export class TargetClient {
     }
   }
 
-  /** Ends every connection to the device now. */
+  /** Ends every connection to the target now. */
   async close (): Promise<void> {
     await this.#agent.destroy()
   }

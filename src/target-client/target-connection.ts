@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto'
 import { API_PREFIX } from '../contract/paths.js'
 import { MAX_TIMER_MS } from '../util/delay.js'
 
-/** How to reach a device, checked: its base URL, its token, and how long to wait. */
+/** How to reach the target, checked: its base URL, its token, and how long to wait. */
 export interface TargetConnection {
   /** The base URL, without /nvr/v1 and without a trailing slash. */
   base: URL
@@ -21,9 +21,9 @@ export interface TargetConnection {
 
 /** What verifyTarget and recordTarget take. */
 export interface TargetLinkOptions {
-  /** The device's base URL, e.g. https://nvr.local:8443, without /nvr/v1. */
+  /** The target's base URL, e.g. https://nvr.local:8443, without /nvr/v1. */
   target: string
-  /** The bearer token the device accepts. It is sent only to the target and never written anywhere. */
+  /** The bearer token the target accepts. It is sent only there and never written anywhere. */
   token: string
   /** The cameras to read: the API has no route that lists them. */
   cameras: string[]
@@ -31,7 +31,7 @@ export interface TargetLinkOptions {
   timeout?: number
   /** Milliseconds the whole run may take (default: no limit beyond the per-request one). */
   runTimeout?: number
-  /** PEM certificate(s) to trust for an HTTPS target, e.g. a device's self-signed one. */
+  /** PEM certificate(s) to trust for an HTTPS target, e.g. the target's self-signed one. */
   ca?: string
   /** Skip the certificate check of an HTTPS target. */
   insecure?: boolean
@@ -42,10 +42,10 @@ export interface TargetLinkOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000
-/** Answers larger than this are refused unread: a device's list of lines is far smaller. */
+/** Answers larger than this are refused unread: an NVR's list of lines is far smaller. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 
-/** Options that cannot work, or a device that cannot be used; the message is one line and never holds the token. */
+/** Options that cannot work, or a target that cannot be used; the message is one line and never holds the token. */
 export class TargetLinkError extends Error {
   /** The option at fault, when an option is: target, token, cameras, timeout, runTimeout, maxBodyBytes or ca. */
   readonly option: string | undefined

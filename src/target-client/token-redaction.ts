@@ -4,7 +4,7 @@ const MARK = '[token]'
 
 /**
  * Replaces a token in text in every form it can take in a report: as sent, escaped in a JSON string,
- * percent-encoded in a path, and escaped in a JSON Pointer. A device that echoes the token back (in a
+ * percent-encoded in a path, and escaped in a JSON Pointer. A target that echoes the token back (in a
  * redirect, an error page, a field) must not get it printed.
  */
 export function tokenRedactor (token: string): (text: string) => string {

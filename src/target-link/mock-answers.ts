@@ -7,8 +7,8 @@ import { TokenPolicy } from '../wire/token-policy.js'
 import { observe, type Observation } from './observation.js'
 
 /**
- * mock-nvr's own answers, computed in-process: the app on the data just read from the device, with the
- * device's token as the one accepted, asked the very requests the device was asked.
+ * mock-nvr's own answers, computed in-process: the app on the data just read from the target, with the
+ * target's token as the one accepted, asked the very requests the target was asked.
  */
 export class MockAnswers {
   readonly #app: FastifyInstance

@@ -19,7 +19,7 @@ export interface Observation {
   errorMessage?: string
 }
 
-/** The headers compared between the device and mock-nvr. */
+/** The headers compared between the target and mock-nvr. */
 export const HEADERS_THAT_MATTER = [
   'www-authenticate', 'allow', 'content-type',
   'access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers'
@@ -46,7 +46,7 @@ export function noAnswer (reason: string): Observation {
   return { status: null, headers: {}, envelope: `no answer: ${reason}` }
 }
 
-/** Whether the device and mock-nvr answered alike. */
+/** Whether the target and mock-nvr answered alike. */
 export function sameObservation (target: Observation, mock: Observation): boolean {
   if (target.status !== mock.status || target.envelope !== mock.envelope) return false
   if (target.errorCode !== mock.errorCode || target.errorMessage !== mock.errorMessage) return false

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { listPath, linePath } from '../target-client/target-connection.js'
 
-/** A request for a case the spec leaves open, as sent to the device and to mock-nvr alike. */
+/** A request for a case the spec leaves open, as sent to the target and to mock-nvr alike. */
 export interface Probe {
   /** What the case is, e.g. 'wrong token'. */
   case: string
@@ -11,7 +11,7 @@ export interface Probe {
   headers: Record<string, string | null>
 }
 
-/** What the probes are built from: the data just read from the device. */
+/** What the probes are built from: the data just read from the target. */
 export interface ProbeData {
   /** A camera that answered its list. */
   camera: string

@@ -13,7 +13,7 @@ export interface CameraReading {
   listed: boolean
   /** The list answer's body, as sent, when it was listed. */
   listBody?: Buffer
-  /** The lines that keep the contract, as sent, in the device's order. */
+  /** The lines that keep the contract, as sent, in the target's order. */
   validLines: CountingLine[]
 }
 

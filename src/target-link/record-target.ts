@@ -5,12 +5,12 @@ import type { TargetLinkOptions } from '../target-client/target-connection.js'
 import { readTarget } from './read-target.js'
 import type { VerifyReport } from './verify-target.js'
 
-/** A recording refused because the device breaks the contract; `report` says what and where, as verify does. */
+/** A recording refused because the target breaks the contract; `report` says what and where, as verify does. */
 export class RecordRefusedError extends Error {
   readonly report: VerifyReport
 
   constructor (report: VerifyReport) {
-    super(`the device breaks the contract (${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}): nothing recorded`)
+    super(`the target breaks the contract (${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}): nothing recorded`)
     this.name = 'RecordRefusedError'
     this.report = report
   }
@@ -19,15 +19,15 @@ export class RecordRefusedError extends Error {
 /** What a recording holds, with the cameras whose list mock-nvr will serve as the same JSON in other bytes. */
 export interface Recording {
   data: FixtureData
-  /** Cameras whose list the device formats otherwise than mock-nvr (key order, spacing, number form). */
+  /** Cameras whose list the target formats otherwise than mock-nvr (key order, spacing, number form). */
   reformatted: string[]
-  /** How the device's answers depart from mock-nvr's where the seed does not rule (another Content-Type, extra envelope members, …), each once. */
+  /** How the target's answers depart from mock-nvr's where the seed does not rule (another Content-Type, extra envelope members, …), each once. */
   departures: string[]
 }
 
 /**
- * Reads the named cameras and their lines into fixture data, lines in the device's order exactly as sent.
- * All or nothing: any violation throws RecordRefusedError; an unusable device throws TargetLinkError.
+ * Reads the named cameras and their lines into fixture data, lines in the target's order exactly as sent.
+ * All or nothing: any violation throws RecordRefusedError; an unusable target throws TargetLinkError.
  */
 export async function recordTarget (options: TargetLinkOptions): Promise<FixtureData> {
   return (await recordWithNotes(options)).data

@@ -63,6 +63,7 @@ function differenceTables (differences: Difference[]): string[] {
     const left = [difference.case, difference.request]
     return Array.from({ length: Math.max(rows.length, left.length) }, (_, line) => [left[line] ?? '', ...(rows[line] ?? ['', '', ''])])
   })
+  // The target's column is headed device, as the JSON report names the target's answer: readers match on both.
   const lines = table(['case / request', 'what', 'device', 'mock-nvr'], entries)
   // Rows shared by the same cases are shown together, under the names of those cases.
   const groups = new Map<string, Row[]>()

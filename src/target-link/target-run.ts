@@ -3,7 +3,7 @@ import { TargetClient, NoAnswerError, unreachableError, type TargetAnswer, type 
 import { connectionFrom, describeTarget, TargetLinkError, type TargetConnection, type TargetLinkOptions } from '../target-client/target-connection.js'
 import { redactStrings, tokenRedactor } from '../target-client/token-redaction.js'
 
-/** One run against a device: its connection, a client, the time limit of the run, and token redaction. */
+/** One run against the target: its connection, a client, the time limit of the run, and token redaction. */
 export class TargetRun {
   readonly connection: TargetConnection
   readonly client: TargetClient
@@ -28,7 +28,7 @@ export class TargetRun {
     if (options.runTimeout !== undefined) this.#timer = setTimeout(() => this.#controller.abort(), options.runTimeout)
   }
 
-  /** Sends a request with the device's token, unless the request sets its own Authorization (or none). */
+  /** Sends a request with the target's token, unless the request sets its own Authorization (or none). */
   async send (request: TargetRequest, withToken = true): Promise<TargetAnswer> {
     try {
       return await this.client.send(withToken ? this.client.authorized(request) : request)
@@ -37,7 +37,7 @@ export class TargetRun {
     }
   }
 
-  /** The error that ends the whole run, if this failure is one: the device cannot be reached, or the run is over. */
+  /** The error that ends the whole run, if this failure is one: the target cannot be reached, or the run is over. */
   #fatal (error: NoAnswerError): TargetLinkError | undefined {
     if (this.#controller.signal.aborted) {
       return new TargetLinkError(this.#outerSignal?.aborted === true ? 'stopped before the run was complete' : `the run took longer than ${String(this.#runTimeout)} ms`)
@@ -45,15 +45,15 @@ export class TargetRun {
     return error.unreachable ? unreachableError(error, this.target) : undefined
   }
 
-  /** Replaces the token wherever it appears in text the device sent, in any of its forms. */
+  /** Replaces the token wherever it appears in text the target sent, in any of its forms. */
   readonly redact: (text: string) => string
 
-  /** A report with the token replaced in every string: line ids, JSON paths and request paths come from the device too. */
+  /** A report with the token replaced in every string: line ids, JSON paths and request paths come from the target too. */
   redactAll<T> (report: T): T {
     return redactStrings(report, this.redact)
   }
 
-  /** Stops the run's timer and closes its connections to the device. */
+  /** Stops the run's timer and closes its connections to the target. */
   async end (): Promise<void> {
     clearTimeout(this.#timer)
     this.#outerSignal?.removeEventListener('abort', this.#stopFromOutside)

@@ -9,7 +9,7 @@ import { buildProbes, probeHeaders, type ProbeData } from './probe-cases.js'
 import { readTarget, type CameraReading, type ReadDeparture } from './read-target.js'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 
-/** A case the spec leaves open where the device answers otherwise than mock-nvr decided to. */
+/** A case the spec leaves open where the target answers otherwise than mock-nvr decided to. */
 export interface Difference {
   case: string
   /** Method and path of the request both were asked. */
@@ -33,8 +33,8 @@ export interface VerifyReport {
 }
 
 /**
- * Checks a device (or any implementation of the API) against the contract, and compares its answers to
- * the cases the spec leaves open with mock-nvr's. Throws TargetLinkError when the device cannot be used.
+ * Checks the target, a real NVR (or any implementation of the API), against the contract, and compares its answers to
+ * the cases the spec leaves open with mock-nvr's. Throws TargetLinkError when the target cannot be used.
  */
 export async function verifyTarget (options: TargetLinkOptions): Promise<VerifyReport> {
   const time = new Date().toISOString()

@@ -23,7 +23,7 @@ export class ProxyRecording {
     await this.#existing()
   }
 
-  /** A camera's whole list, in the device's order. */
+  /** A camera's whole list, in the target's order. */
   keepList (camera: string, lines: CountingLine[]): void {
     this.#cameras.set(camera, { listed: true, lines: new Map(lines.map(line => [line.id, line])) })
     this.#changed = true

@@ -5,14 +5,14 @@ import type { TargetProxy, NoAnswerError } from './target-proxy.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Contract violations the device's answer to this request held, when it was proxied; null otherwise. */
+    /** Contract violations the target's answer to this request held, when it was proxied; null otherwise. */
     contractViolations: number | null
   }
 }
 
 export interface TargetProxyApiOptions {
   proxy: TargetProxy
-  /** Injected faults, latency and Prefer handling, applied in front of the device. */
+  /** Injected faults, latency and Prefer handling, applied in front of the target. */
   faults: FaultControl
 }
 
@@ -20,12 +20,12 @@ export interface TargetProxyApiOptions {
 const PASSED_BACK = ['content-type', 'www-authenticate', 'allow', 'retry-after', 'cache-control', 'etag', 'last-modified', 'location']
 const PASSED_ON = ['authorization', 'accept', 'content-type', 'if-none-match', 'if-modified-since']
 
-/** /nvr/v1 forwarded to the device: faults and latency first, then the device's answer, checked as it passes. */
+/** /nvr/v1 forwarded to the target: faults and latency first, then the target's answer, checked as it passes. */
 export const targetProxyApi: FastifyPluginAsync<TargetProxyApiOptions> = async function targetProxyApi (app, { proxy, faults }) {
   app.decorateRequest('contractViolations', null)
   app.addHook('onRequest', faults.hook)
   app.addHook('onClose', async function closeTargetConnections () { await proxy.close() })
-  // Bodies go to the device as they came, whatever their type.
+  // Bodies go to the target as they came, whatever their type.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, function keepBody (_request, body, done) { done(null, body) })
 
@@ -41,7 +41,7 @@ export const targetProxyApi: FastifyPluginAsync<TargetProxyApiOptions> = async f
     } catch (error) {
       // TargetClient rejects with nothing but NoAnswerError.
       const reason = (error as NoAnswerError).message
-      request.log.warn({ reason }, 'the device did not answer')
+      request.log.warn({ reason }, 'the target did not answer')
       const timedOut = reason.startsWith('no answer within')
       throw apiErrors.targetNoAnswer(timedOut, reason)
     }

@@ -10,7 +10,7 @@ import { ProxyRecording } from './proxy-recording.js'
 
 /** Where the proxy forwards /nvr/v1 to, and what it keeps. */
 export interface ProxyOptions {
-  /** The device's base URL, without /nvr/v1. */
+  /** The target's base URL, without /nvr/v1. */
   target: string
   /** Milliseconds one forwarded request may take (default 10000); then 504. */
   timeout?: number
@@ -25,7 +25,7 @@ export interface ProxyOptions {
 const LIST_OR_LINE = new RegExp(`^${API_PREFIX}/cameras/([^/]+)/counting_lines(?:/([^/]+))?/?$`)
 
 /**
- * Forwards requests to a device with the client's own Authorization, and checks each answer to a read
+ * Forwards requests to the target with the client's own Authorization, and checks each answer to a read
  * against the contract as it passes. Violations are logged once per request path and counted.
  */
 export class TargetProxy {
@@ -54,7 +54,7 @@ export class TargetProxy {
     return this.#client.send({ method, path: url, headers, ...(body === undefined || body.length === 0 ? {} : { body }) })
   }
 
-  /** Ends the connections to the device. */
+  /** Ends the connections to the target. */
   close (): Promise<void> {
     return this.#client.close()
   }
@@ -65,7 +65,7 @@ export class TargetProxy {
     const pathname = url.split('?')[0] as string
     const read = parseRead(pathname)
     if (read === undefined) return 0
-    // The client's credentials, whatever the scheme: the device may echo them back.
+    // The client's credentials, whatever the scheme: the target may echo them back.
     const redact = tokenRedactor(authorization?.slice(authorization.indexOf(' ') + 1).trim() ?? '')
     const context = { camera: read.camera, request: `GET ${pathname}`, redact }
     let violations: Violation[]
@@ -81,8 +81,8 @@ export class TargetProxy {
     const departures = violations.length === 0 ? unruledDepartures(answer.headers['content-type'], answer.body, redact) : []
     if ((violations.length > 0 || departures.length > 0) && !this.#loggedPaths.has(pathname)) {
       this.#loggedPaths.add(pathname)
-      for (const { camera, line, path, problem } of redactStrings(violations, redact)) log.warn({ camera, line, path, problem }, `the device broke the contract at ${redact(pathname)}`)
-      if (departures.length > 0) log.warn({ camera: read.camera, departures }, `the device's answer departs from mock-nvr's where the seed does not rule at ${redact(pathname)}`)
+      for (const { camera, line, path, problem } of redactStrings(violations, redact)) log.warn({ camera, line, path, problem }, `the target broke the contract at ${redact(pathname)}`)
+      if (departures.length > 0) log.warn({ camera: read.camera, departures }, `the target's answer departs from mock-nvr's where the seed does not rule at ${redact(pathname)}`)
     }
     return violations.length
   }

@@ -69,9 +69,9 @@ export const apiErrors = {
   deviceStarting: (retryAfterSeconds: number) =>
     new ApiError(503, ERROR_CODES.deviceStarting, `The device is starting; retry after ${retryAfterSeconds} s.`, { 'retry-after': String(retryAfterSeconds) }),
   dataFromTarget: (target: string) =>
-    new ApiError(409, ERROR_CODES.dataFromTarget, `Data cannot be replaced while proxying ${target}: the device's own data answers ${API_PREFIX}, behind its own token check.`),
+    new ApiError(409, ERROR_CODES.dataFromTarget, `Data cannot be replaced while proxying ${target}: the target's own data answers ${API_PREFIX}, behind its own token check.`),
   targetNoAnswer: (timedOut: boolean, reason: string) =>
-    new ApiError(timedOut ? 504 : 502, timedOut ? ERROR_CODES.targetTimeout : ERROR_CODES.targetUnreachable, `The device did not answer: ${reason}.`),
+    new ApiError(timedOut ? 504 : 502, timedOut ? ERROR_CODES.targetTimeout : ERROR_CODES.targetUnreachable, `The target did not answer: ${reason}.`),
   /** What Node's HTTP parser refuses before routing: headers too large, a request that never finished, bytes that are not HTTP. */
   clientError: (status: number) =>
     new ApiError(status, PARSER_CODES[status] ?? ERROR_CODES.malformedRequest, `The request was refused: ${STATUS_TEXT[status] ?? 'client error'}.`)

@@ -8,7 +8,7 @@ import { mockLikeDevice } from '../helpers/fake-device.js'
 const TOKEN = 'file-token-93c'
 const DATA = { cameras: [{ id: 'cam-1' }], counting_lines: [line()] }
 
-t.test('the device\'s token from --token-file or MOCK_NVR_DEVICE_TOKEN: sent, never printed', async t => {
+t.test('the target\'s token from --token-file or MOCK_NVR_DEVICE_TOKEN: sent, never printed', async t => {
   const { url, requests } = await mockLikeDevice(t, DATA, TOKEN)
   const folder = t.testdir({ 'token.txt': `${TOKEN}\n`, 'crlf.txt': `${TOKEN}\r\n`, 'bare.txt': TOKEN })
   const base = ['verify', '--target', url, '--camera', 'cam-1']
@@ -25,7 +25,7 @@ t.test('the device\'s token from --token-file or MOCK_NVR_DEVICE_TOKEN: sent, ne
   t.equal(recorded.code, 0, 'record reads it too')
 
   const flagWins = await runCommand([...base, '--token', 'not-it'], { MOCK_NVR_DEVICE_TOKEN: TOKEN })
-  t.equal(flagWins.code, 1, 'a flag beats the variable: the wrong token given by the flag is refused by the device')
+  t.equal(flagWins.code, 1, 'a flag beats the variable: the wrong token given by the flag is refused by the target')
   t.match(flagWins.stdout, 'answered 401, not 200')
   const fileWins = await runCommand([...base, '--token-file', join(folder, 'token.txt')], { MOCK_NVR_DEVICE_TOKEN: 'not-it' })
   t.equal(fileWins.code, 0, '--token-file beats the variable too')
@@ -40,19 +40,19 @@ t.test('a token source that cannot be used is a usage error naming it', async t 
     t.strictSame(run, { code: 2, stdout: '', stderr: `mock-nvr: ${message}. Run mock-nvr verify --help for the flags.\n` }, message)
   }
   await refused(['--token', 'a', '--token-file', join(folder, 'empty.txt')], {}, 'give the token once: --token or --token-file, not both')
-  await refused(['--token-file', join(folder, 'empty.txt')], {}, `--token-file ${join(folder, 'empty.txt')} is empty: put the device's token in it`)
-  await refused(['--token-file', join(folder, 'newline.txt')], {}, `--token-file ${join(folder, 'newline.txt')} is empty: put the device's token in it`)
+  await refused(['--token-file', join(folder, 'empty.txt')], {}, `--token-file ${join(folder, 'empty.txt')} is empty: put the target's token in it`)
+  await refused(['--token-file', join(folder, 'newline.txt')], {}, `--token-file ${join(folder, 'newline.txt')} is empty: put the target's token in it`)
   await refused(['--token-file', join(folder, 'none.txt')], {}, `--token-file ${join(folder, 'none.txt')}: no such file or folder`)
   await refused(['--token-file', folder], {}, `--token-file ${folder}: cannot be read (EISDIR)`)
   await refused(['--token-file', join(folder, 'spaced.txt')], {}, `--token-file ${join(folder, 'spaced.txt')}: the token must be one word of visible ASCII characters (no spaces)`)
   await refused(['--token-file='], {}, '--token-file must not be empty')
-  await refused([], { MOCK_NVR_DEVICE_TOKEN: '' }, 'MOCK_NVR_DEVICE_TOKEN is set but empty: give it the device\'s token, or unset it')
+  await refused([], { MOCK_NVR_DEVICE_TOKEN: '' }, 'MOCK_NVR_DEVICE_TOKEN is set but empty: give it the target\'s token, or unset it')
   await refused([], { MOCK_NVR_DEVICE_TOKEN: 'a b' }, 'MOCK_NVR_DEVICE_TOKEN: the token must be one word of visible ASCII characters (no spaces)')
 })
 
 t.test('proxy holds no device token: --token-file and MOCK_NVR_DEVICE_TOKEN are refused', async t => {
   const flag = await runCommand(['proxy', '--target', 'http://127.0.0.1:1', '--token-file', 'token.txt'])
-  t.strictSame(flag, { code: 2, stdout: '', stderr: 'mock-nvr: --token-file does not apply to proxy: each client\'s own Authorization is forwarded to the device. Run mock-nvr proxy --help for the flags.\n' })
+  t.strictSame(flag, { code: 2, stdout: '', stderr: 'mock-nvr: --token-file does not apply to proxy: each client\'s own Authorization is forwarded to the target. Run mock-nvr proxy --help for the flags.\n' })
   const variable = await runCommand(['proxy', '--target', 'http://127.0.0.1:1'], { MOCK_NVR_DEVICE_TOKEN: 'x' })
-  t.strictSame(variable, { code: 2, stdout: '', stderr: 'mock-nvr: MOCK_NVR_DEVICE_TOKEN does not apply to proxy: each client\'s own Authorization is forwarded to the device; unset it. Run mock-nvr proxy --help for the flags.\n' })
+  t.strictSame(variable, { code: 2, stdout: '', stderr: 'mock-nvr: MOCK_NVR_DEVICE_TOKEN does not apply to proxy: each client\'s own Authorization is forwarded to the target; unset it. Run mock-nvr proxy --help for the flags.\n' })
 })

@@ -34,7 +34,7 @@ t.test('other variables, and other spellings of the prefix, are not mock-nvr\'s'
   t.equal(unknownVariable({ PATH: '/bin', NVR_PORT: '4010', mock_nvr_port: '1', MOCK_NVRPORT: '1' }), undefined)
 })
 
-t.test('every flag\'s twin and the device token are known: a new flag of the table needs no second list', async t => {
+t.test('every flag\'s twin and the target token are known: a new flag of the table needs no second list', async t => {
   const everyKnown = Object.fromEntries([...CLI_OPTIONS.map(envName), TARGET_TOKEN_VARIABLE].map(name => [name, 'x']))
   t.equal(unknownVariable(everyKnown), undefined)
   t.equal(KNOWN_VARIABLES.size, CLI_OPTIONS.length + 1)

@@ -5,11 +5,11 @@ import type { Violation } from '../../src/target-client/contract-check.js'
 import { line } from '../helpers/app.js'
 import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
 
-const TOKEN = 'device-token'
+const TOKEN = 'target-token'
 const LIST = (camera: string) => `GET /nvr/v1/cameras/${camera}/counting_lines`
 
-/** A device whose lists and lines are given per path; anything else is a 404. */
-async function device (t: Test, answers: Record<string, (response: ServerResponse) => void>) {
+/** A target whose lists and lines are given per path; anything else is a 404. */
+async function startTarget (t: Test, answers: Record<string, (response: ServerResponse) => void>) {
   return startFakeDevice(t, (request, response) => {
     const answer = answers[request.url as string]
     if (answer === undefined || request.method !== 'GET') send(response, 404, { result: { success: false, httpCode: 404, message: 'no' }, content: null })
@@ -36,7 +36,7 @@ t.test('every way a line breaks the contract is reported at its camera, line, re
     line({ id: '' }),
     line({ id: 'changed' })
   ]
-  const { url } = await device(t, {
+  const { url } = await startTarget(t, {
     '/nvr/v1/cameras/cam-1/counting_lines': response => send(response, 200, ok(lines)),
     '/nvr/v1/cameras/cam-1/counting_lines/good': response => send(response, 200, ok(good)),
     '/nvr/v1/cameras/cam-1/counting_lines/changed': response => send(response, 200, ok({ ...line({ id: 'changed', name: 'Other' }), max_age: undefined, extra: true })),
@@ -73,7 +73,7 @@ t.test('every way a line breaks the contract is reported at its camera, line, re
 
 t.test('every way an answer or its envelope breaks the contract is reported', async t => {
   const camera = (id: string, answer: (response: ServerResponse) => void) => ({ [`/nvr/v1/cameras/${id}/counting_lines`]: answer })
-  const { url } = await device(t, {
+  const { url } = await startTarget(t, {
     ...camera('html', response => send(response, 200, '<!DOCTYPE html><html>login\n</html>', { 'content-type': 'text/html' })),
     ...camera('empty', response => send(response, 200, '')),
     ...camera('array', response => send(response, 200, [])),
@@ -117,7 +117,7 @@ t.test('every way an answer or its envelope breaks the contract is reported', as
 
 t.test('a long value is quoted only in part', async t => {
   const long = 'x'.repeat(200)
-  const { url } = await device(t, {
+  const { url } = await startTarget(t, {
     '/nvr/v1/cameras/c/counting_lines': response => send(response, 200, ok([{ ...line({ camera_id: 'c' }), max_age: long }]))
   })
   const { violations } = await verifyTarget({ target: url, token: TOKEN, cameras: ['c'] })

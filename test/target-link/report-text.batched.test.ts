@@ -14,14 +14,14 @@ t.test('a difference in status and body alone is one row, its request under the 
     differences: [{
       case: 'HEAD',
       request: `HEAD ${LIST}`,
-      device: { status: null, headers: {}, envelope: 'no answer: the device closed the connection before answering in full' },
+      device: { status: null, headers: {}, envelope: 'no answer: the target closed the connection before answering in full' },
       mock: { status: 200, headers: {}, envelope: 'empty' }
     }]
   }
   const lines = renderReport(report).split('\n')
   const head = lines.findIndex(line => line.startsWith('  case / request'))
   t.strictSame(lines.slice(head + 2, head + 5), [
-    '  HEAD                                       status, body  no answer: the device closed the connection before answering in full  200, empty',
+    '  HEAD                                       status, body  no answer: the target closed the connection before answering in full  200, empty',
     `  HEAD ${LIST}`,
     ''
   ])

@@ -9,7 +9,7 @@ import { makeCertificate } from '../helpers/tls.js'
 
 const TOKEN = 'cli-token-7f3a'
 
-/** Runs a device command in-process and collects what it writes. */
+/** Runs a target command in-process and collects what it writes. */
 async function run (argv: string[], isTTY = false) {
   let stdout = ''
   let stderr = ''
@@ -25,7 +25,7 @@ t.test('usage errors name the flag and exit 2', async t => {
   const folder = t.testdir({})
   const cases: Array<[string[], string]> = [
     [['verify'], '--target URL is required'],
-    [['verify', '--target', 'http://x', '--camera', 'c'], 'the device\'s token is required: --token TOKEN, --token-file FILE or MOCK_NVR_DEVICE_TOKEN'],
+    [['verify', '--target', 'http://x', '--camera', 'c'], 'the target\'s token is required: --token TOKEN, --token-file FILE or MOCK_NVR_DEVICE_TOKEN'],
     [['verify', '--target', 'http://x', '--token', 't'], '--camera ID is required (repeatable): the API has no route that lists cameras'],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', ''], '--camera must not be empty'],
     [['record', '--target', 'http://x', '--token', 't', '--camera', 'c'], '--out FILE is required'],
@@ -120,17 +120,17 @@ t.test('verify: the readable report, --json, --junit and --strict, without the t
   for (const output of [text.stdout, text.stderr, strict.stdout, json.stdout, xml]) t.notMatch(output, TOKEN)
 })
 
-t.test('verify: violations exit 1; an unusable device exits 1 with one line; --insecure warns', async t => {
+t.test('verify: violations exit 1; an unusable target exits 1 with one line; --insecure warns', async t => {
   const nvr = await startMockNvr({ tokens: [TOKEN], tlsSelfSigned: true })
   t.teardown(() => nvr.close())
   const broken = await run(['verify', '--target', nvr.url, '--token', TOKEN, '--camera', 'nope', '--insecure'], true)
   t.equal(broken.code, 1)
-  t.match(broken.stderr, "mock-nvr: warning: --insecure: the device's certificate is not checked")
+  t.match(broken.stderr, "mock-nvr: warning: --insecure: the target's certificate is not checked")
   t.match(broken.stdout, '\u001b[1mContract: 1 violation\u001b[0m')
   t.match(broken.stdout, /nope\s+-\s+GET \/nvr\/v1\/cameras\/nope\/counting_lines\s+-\s+answered 404, not 200/)
   const untrusted = await run(['verify', '--target', nvr.url, '--token', TOKEN, '--camera', 'cam-security-exit'])
   t.equal(untrusted.code, 1)
-  t.match(untrusted.stderr, /^mock-nvr: https:\/\/127\.0\.0\.1:\d+: the device's certificate is not trusted/)
+  t.match(untrusted.stderr, /^mock-nvr: https:\/\/127\.0\.0\.1:\d+: the target's certificate is not trusted/)
   t.equal(untrusted.stdout, '')
   const folder = t.testdir({ 'ca.pem': nvr.certificate as string })
   const trusted = await run(['verify', '--target', nvr.url.replace('127.0.0.1', 'localhost'), '--token', TOKEN, '--camera', 'cam-security-exit', '--ca', join(folder, 'ca.pem'), '--timeout', '5000', '--run-timeout', '60000'])
@@ -144,7 +144,7 @@ t.test('verify: a JUnit file that cannot be written is a one-line failure', asyn
   const result = await run(['verify', '--target', url, '--token', TOKEN, '--camera', 'c', '--junit', join(folder, 'no', 'report.xml')])
   t.equal(result.code, 1)
   t.equal(result.stderr, `mock-nvr: ${join(folder, 'no', 'report.xml')} cannot be written: its folder does not exist\n`)
-  t.equal(requests.length, 0, 'refused before the device is asked')
+  t.equal(requests.length, 0, 'refused before the target is asked')
   const notCompared = await run(['verify', '--target', url, '--token', TOKEN, '--camera', 'c', '--junit', join(folder, 'report.xml')])
   t.equal(notCompared.code, 1)
   t.equal(notCompared.stderr, '')

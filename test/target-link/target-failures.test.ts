@@ -8,13 +8,13 @@ import { line } from '../helpers/app.js'
 import { mockLikeDevice, ok, send, startFakeDevice } from '../helpers/fake-device.js'
 import { makeCertificate } from '../helpers/tls.js'
 
-const TOKEN = 'device-token'
+const TOKEN = 'target-token'
 const LIST = '/nvr/v1/cameras/cam-1/counting_lines'
 
-t.test('a device that cannot be reached ends the run with one line naming the target', async t => {
+t.test('a target that cannot be reached ends the run with one line naming the target', async t => {
   const { url } = await startFakeDevice(t, () => {})
   const closedPort = url.replace(/:\d+$/, ':1')
-  await t.rejects(verifyTarget({ target: closedPort, token: TOKEN, cameras: ['cam-1'] }), new TargetLinkError(`${closedPort}: cannot connect to the device: the connection was refused (ECONNREFUSED)`))
+  await t.rejects(verifyTarget({ target: closedPort, token: TOKEN, cameras: ['cam-1'] }), new TargetLinkError(`${closedPort}: cannot connect to the target: the connection was refused (ECONNREFUSED)`))
 })
 
 t.test('a time-out, a reset connection and a huge answer are each a violation of that request', async t => {
@@ -45,10 +45,10 @@ t.test('a time-out, a reset connection and a huge answer are each a violation of
   const { violations } = await verifyTarget({ target: url, token: TOKEN, cameras: ['slow', 'reset', 'huge', 'declared', 'lines'], timeout: 300, maxBodyBytes: 4096 })
   t.strictSame(violations.map(({ camera, line, path, problem }) => [camera, line, path, problem]), [
     ['slow', null, '', 'no answer: no answer within 300 ms'],
-    ['reset', null, '', 'no answer: the device closed the connection before answering in full'],
+    ['reset', null, '', 'no answer: the target closed the connection before answering in full'],
     ['huge', null, '', 'no answer: the answer is larger than 4 KiB, the most read'],
     ['declared', null, '', 'no answer: the answer is larger than 4 KiB, the most read'],
-    ['lines', 'line-1', '', 'no answer: the device closed the connection before answering in full']
+    ['lines', 'line-1', '', 'no answer: the target closed the connection before answering in full']
   ])
 })
 
@@ -80,15 +80,15 @@ t.test('HTTPS: a self-signed certificate is refused unless trusted with ca or sk
   const tls = await makeCertificate()
   const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])), tls)
   const target = url.replace('127.0.0.1', 'localhost')
-  await t.rejects(verifyTarget({ target, token: TOKEN, cameras: ['cam-1'] }), new TargetLinkError(`${target}: the device's certificate is not trusted: it is self-signed: pass --ca FILE with its certificate (or its CA's), or --insecure to skip the check`))
+  await t.rejects(verifyTarget({ target, token: TOKEN, cameras: ['cam-1'] }), new TargetLinkError(`${target}: the target's certificate is not trusted: it is self-signed: pass --ca FILE with its certificate (or its CA's), or --insecure to skip the check`))
   t.strictSame((await verifyTarget({ target, token: TOKEN, cameras: ['cam-1'], ca: tls.cert })).violations, [])
   t.strictSame((await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'], insecure: true })).violations, [])
   const plain = url.replace('https:', 'http:')
   const answered = await verifyTarget({ target: plain, token: TOKEN, cameras: ['cam-1'] })
-  t.match(answered.violations[0]?.problem, /^(answered 400|no answer: )/, 'http:// to an HTTPS device gets no usable answer')
+  t.match(answered.violations[0]?.problem, /^(answered 400|no answer: )/, 'http:// to an HTTPS target gets no usable answer')
 })
 
-t.test('an https:// target that speaks plain HTTP, and a device that does not speak HTTP', async t => {
+t.test('an https:// target that speaks plain HTTP, and a target that does not speak HTTP', async t => {
   const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])))
   await t.rejects(verifyTarget({ target: url.replace('http:', 'https:'), token: TOKEN, cameras: ['cam-1'] }), { message: /the TLS handshake failed \(.*\): is the target http:\/\/ rather than https:\/\/\?/ })
   const garbage = createNetServer(socket => socket.end('garbage\r\n\r\n'))
@@ -102,15 +102,15 @@ t.test('an https:// target that speaks plain HTTP, and a device that does not sp
 
 t.test('failures are described in one line each', async t => {
   const failure = (code: string | undefined, message = 'x') => describeFailure(Object.assign(new Error(message), code === undefined ? {} : { code }), true)
-  t.equal(failure('ENOTFOUND').message, 'cannot connect to the device: the host name is not known (ENOTFOUND)')
+  t.equal(failure('ENOTFOUND').message, 'cannot connect to the target: the host name is not known (ENOTFOUND)')
   t.ok(failure('ENOTFOUND').unreachable)
-  t.equal(failure('ERR_TLS_CERT_ALTNAME_INVALID').message, 'the device\'s certificate names no host, not the target\'s host: give --target with a name it holds (and --ca FILE if it is not trusted here), or --insecure to skip the check')
-  t.ok(describeFailure(Object.assign(new Error('x'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID', host: 'a.test', cert: { subject: { CN: 'b.test' } } }), true).message.startsWith('the device\'s certificate is for b.test, not a.test: '), 'without alternative names, the common name')
-  t.equal(failure('CERT_HAS_EXPIRED').message, 'the device\'s certificate is not trusted: it has expired: pass --ca FILE with its certificate (or its CA\'s), or --insecure to skip the check')
-  t.ok(failure('ERR_TLS_CERT_SIGNATURE_ALGORITHM_UNSUPPORTED').message.startsWith('the device\'s certificate is not trusted: it fails the check (ERR_TLS_CERT_SIGNATURE_ALGORITHM_UNSUPPORTED): '))
-  t.equal(failure('UND_ERR_CONNECT_TIMEOUT').message, 'cannot connect to the device: the connection was not made in time')
+  t.equal(failure('ERR_TLS_CERT_ALTNAME_INVALID').message, 'the target\'s certificate names no host, not the target URL\'s host: give --target with a name it holds (and --ca FILE if it is not trusted here), or --insecure to skip the check')
+  t.ok(describeFailure(Object.assign(new Error('x'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID', host: 'a.test', cert: { subject: { CN: 'b.test' } } }), true).message.startsWith('the target\'s certificate is for b.test, not a.test: '), 'without alternative names, the common name')
+  t.equal(failure('CERT_HAS_EXPIRED').message, 'the target\'s certificate is not trusted: it has expired: pass --ca FILE with its certificate (or its CA\'s), or --insecure to skip the check')
+  t.ok(failure('ERR_TLS_CERT_SIGNATURE_ALGORITHM_UNSUPPORTED').message.startsWith('the target\'s certificate is not trusted: it fails the check (ERR_TLS_CERT_SIGNATURE_ALGORITHM_UNSUPPORTED): '))
+  t.equal(failure('UND_ERR_CONNECT_TIMEOUT').message, 'cannot connect to the target: the connection was not made in time')
   t.equal(failure('UNABLE_TO_VERIFY_LEAF_SIGNATURE').unreachable, true)
-  t.equal(failure('UND_ERR_SOCKET', 'other side closed').message, 'the device closed the connection before answering in full')
+  t.equal(failure('UND_ERR_SOCKET', 'other side closed').message, 'the target closed the connection before answering in full')
   t.equal(failure('EPIPE').message, 'the request failed (EPIPE)')
   t.equal(failure(undefined, 'odd').message, 'the request failed (odd)')
 })

@@ -28,7 +28,7 @@ const TRANSPORTS: Array<[string, ReverseProxy]> = [
 ]
 
 for (const [name, proxy] of TRANSPORTS) {
-  t.test(`verify and record through a reverse proxy (${name}): no violation, no difference, the data as the device holds it`, async t => {
+  t.test(`verify and record through a reverse proxy (${name}): no violation, no difference, the data as the target holds it`, async t => {
     const { url, seen, deviceRequests } = await proxiedDevice(t, DATA, TOKEN, proxy)
     const report = await verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS })
     t.strictSame(report.violations, [])
@@ -116,7 +116,7 @@ t.test('a certificate for other names: the names it holds, and what to do; verif
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'nvr.local' }, { type: 7, ip: '10.0.0.5' }] }]
   })
   const { url } = await proxiedDevice(t, DATA, TOKEN, { tls: { cert, key }, encoding: 'gzip' })
-  const expected = `${url}: the device's certificate is for nvr.local, 10.0.0.5, not 127.0.0.1: give --target with a name it holds (and --ca FILE if it is not trusted here), or --insecure to skip the check`
+  const expected = `${url}: the target's certificate is for nvr.local, 10.0.0.5, not 127.0.0.1: give --target with a name it holds (and --ca FILE if it is not trusted here), or --insecure to skip the check`
   await t.rejects(verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS, ca: cert }), new TargetLinkError(expected))
   const insecure = await verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS, insecure: true })
   t.strictSame([insecure.violations, insecure.differences], [[], []], '--insecure reads it, decoded')
@@ -129,7 +129,7 @@ t.test('a certificate for other names: the names it holds, and what to do; verif
   t.notMatch(await readFile(join(dir, 'nvr.pem'), 'utf8'), TOKEN)
 })
 
-t.test('an error answer to a read says what the device said; a read with no Content-Type is one difference of its own', async t => {
+t.test('an error answer to a read says what the target said; a read with no Content-Type is one difference of its own', async t => {
   const { url } = await startFakeDevice(t, (request, response) => {
     const path = request.url as string
     if (path.includes('/gone/')) send(response, 404, { result: { success: false, httpCode: 404, errorCode: 'GONE', errorMessage: 'Camera gone' }, content: null })
@@ -158,7 +158,7 @@ t.test('record as a command notes what the seed does not rule on, once each, and
   const run = await runCommand(['record', '--target', url, '--token', TOKEN, '--camera', 'cam-1', '--camera', 'cam-2', '--out', join(folder, 'out.json'), '--json'])
   t.equal(run.code, 0)
   const notes = run.stderr.split('\n').filter(note => note.includes('where the seed does not rule'))
-  t.strictSame(notes, ['mock-nvr: note: the device\'s answers depart from mock-nvr\'s where the seed does not rule: a byte-order mark before the JSON; the lines are recorded, and mock-nvr answers in its own way'], 'once, for five answers')
+  t.strictSame(notes, ['mock-nvr: note: the target\'s answers depart from mock-nvr\'s where the seed does not rule: a byte-order mark before the JSON; the lines are recorded, and mock-nvr answers in its own way'], 'once, for five answers')
   t.match(JSON.parse(run.stdout), { cameras: 2, countingLines: 3, departures: ['a byte-order mark before the JSON'] })
   t.strictSame(JSON.parse(await readFile(join(folder, 'out.json'), 'utf8')), DATA)
 })

@@ -21,8 +21,8 @@ function leaks (text: string): string[] {
   return FORMS.filter(form => text.includes(form))
 }
 
-/** A device that echoes the token back everywhere it can: values, field names, line ids, headers, error pages. */
-async function echoingDevice (t: Test) {
+/** A target that echoes the token back everywhere it can: values, field names, line ids, headers, error pages. */
+async function echoingTarget (t: Test) {
   return startFakeDevice(t, (request, response) => {
     const url = request.url as string
     const auth = request.headers.authorization ?? ''
@@ -40,8 +40,8 @@ async function echoingDevice (t: Test) {
   })
 }
 
-t.test('a device that echoes the token: no form of it in the report, its text, its JSON or its JUnit', async t => {
-  const { url } = await echoingDevice(t)
+t.test('a target that echoes the token: no form of it in the report, its text, its JSON or its JUnit', async t => {
+  const { url } = await echoingTarget(t)
   const report = await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'] })
   t.ok(report.violations.some(violation => violation.line === '[token]'), 'a line id that is the token')
   t.ok(report.violations.some(violation => violation.path === '/content/0/[token]'), 'a field name that is the token')
@@ -58,18 +58,18 @@ t.test('a device that echoes the token: no form of it in the report, its text, i
   t.strictSame(leaks(JSON.stringify((refusal as RecordRefusedError).report)), [], 'record\'s refusal report')
 })
 
-t.test('the proxy logs the violations of an echoing device without the client\'s token', async t => {
-  const { url } = await echoingDevice(t)
+t.test('the proxy logs the violations of an echoing target without the client\'s token', async t => {
+  const { url } = await echoingTarget(t)
   const logs = captureLogs()
   const proxy = await startMockNvr({ proxy: { target: url }, logger: logs.logger, logLevel: 'info' })
   t.teardown(() => proxy.close())
   for (const path of ['/nvr/v1/cameras/cam-1/counting_lines', `/nvr/v1/cameras/cam-1/counting_lines/${encodeURIComponent(TOKEN)}`]) {
     t.equal((await fetch(`${proxy.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status, 200)
   }
-  const warnings = logs.records.filter(entry => entry.msg.startsWith('the device broke the contract'))
+  const warnings = logs.records.filter(entry => entry.msg.startsWith('the target broke the contract'))
   t.ok(warnings.length >= 2)
   t.strictSame(warnings.flatMap(entry => leaks(JSON.stringify(entry))), [])
-  t.ok(warnings.some(entry => entry.msg === 'the device broke the contract at /nvr/v1/cameras/cam-1/counting_lines/[token]'))
+  t.ok(warnings.some(entry => entry.msg === 'the target broke the contract at /nvr/v1/cameras/cam-1/counting_lines/[token]'))
 })
 
 t.test('the redactor: every form, the longest first, and nothing for an empty token', async t => {

@@ -5,13 +5,13 @@ import { renderReport } from '../../src/target-link/report-text.js'
 import { line } from '../helpers/app.js'
 import { mockLikeDevice, send } from '../helpers/fake-device.js'
 
-const TOKEN = 'device-token'
+const TOKEN = 'target-token'
 const DATA = {
   cameras: [{ id: 'cam-1' }, { id: 'cam-2' }],
   counting_lines: [line(), line({ id: 'line-9', camera_id: 'cam-2' })]
 }
 
-t.test('where the device answers an unspecified case otherwise, the case is listed with both answers', async t => {
+t.test('where the target answers an unspecified case otherwise, the case is listed with both answers', async t => {
   const { url, requests } = await mockLikeDevice(t, DATA, TOKEN, (request, response) => {
     const auth = request.headers.authorization
     if (auth !== undefined && auth.startsWith('Bearer ') && auth !== `Bearer ${TOKEN}` && auth !== 'Bearer') {
@@ -59,15 +59,15 @@ t.test('where the device answers an unspecified case otherwise, the case is list
   t.match(byCase['DELETE on the list']?.device, { status: 405, envelope: 'error envelope, httpCode 400', headers: { allow: 'GET' } })
   t.match(byCase['PUT on the list']?.device, { status: 200, envelope: 'other JSON' })
   t.match(byCase['line id of another camera'], { request: 'GET /nvr/v1/cameras/cam-1/counting_lines/line-9', device: { status: 200, envelope: 'success envelope' }, mock: { status: 404 } })
-  t.match(byCase.HEAD?.device, { status: null, envelope: /^no answer: the device closed the connection/ })
+  t.match(byCase.HEAD?.device, { status: null, envelope: /^no answer: the target closed the connection/ })
   t.match(renderJunit(report), 'device: 403, error envelope; errorCode: (none); errorMessage: (none); &quot;message&quot; instead', 'the JUnit report names the error members too')
   const wrong = requests.find(request => request.headers.authorization?.startsWith('Bearer ') === true && request.headers.authorization !== `Bearer ${TOKEN}`)
   t.notMatch(wrong?.headers.authorization ?? '', TOKEN, 'the wrong token is not made from the real one')
 })
 
-t.test('every unspecified case is asked as it says, and listed when the device answers it otherwise', async t => {
+t.test('every unspecified case is asked as it says, and listed when the target answers it otherwise', async t => {
   const reads = new Set(['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/cam-2/counting_lines', '/nvr/v1/cameras/cam-1/counting_lines/line-1', '/nvr/v1/cameras/cam-2/counting_lines/line-9'])
-  // A device that answers the reads as mock-nvr does, and anything else with 418: every case then differs.
+  // A target that answers the reads as mock-nvr does, and anything else with 418: every case then differs.
   const { url, requests } = await mockLikeDevice(t, DATA, TOKEN, (request, response) => {
     if (request.method === 'GET' && request.headers.authorization === `Bearer ${TOKEN}` && reads.has(request.url as string)) return false
     send(response, 418, 'teapot', { 'content-type': 'text/plain' })

@@ -13,11 +13,11 @@ const AUTH = { authorization: `Bearer ${TOKEN}` }
 const GOOD = line({ camera_id: 'cam-1' })
 const BAD = { ...line({ id: 'line-bad', camera_id: 'cam-2' }), zone: 'x' }
 
-/** A device with two cameras: cam-1 keeps the contract, cam-2 holds a line with an extra field. */
-async function device (t: Test) {
+/** A target with two cameras: cam-1 keeps the contract, cam-2 holds a line with an extra field. */
+async function startTarget (t: Test) {
   return startFakeDevice(t, (request, response) => {
     if (request.headers.authorization !== `Bearer ${TOKEN}`) {
-      send(response, 403, '<html>Forbidden</html>', { 'content-type': 'text/html', 'x-device': 'yes' })
+      send(response, 403, '<html>Forbidden</html>', { 'content-type': 'text/html', 'x-target': 'yes' })
       return
     }
     const chunks: Buffer[] = []
@@ -36,13 +36,13 @@ async function device (t: Test) {
 }
 
 t.test('answers pass through unchanged, with the client\'s own Authorization; violations are logged once per path and counted', async t => {
-  const { url, requests } = await device(t)
+  const { url, requests } = await startTarget(t)
   const logs = captureLogs()
   const proxy = await startMockNvr({ proxy: { target: url, timeout: 500 }, logger: logs.logger, logLevel: 'info' })
   t.teardown(() => proxy.close())
   const list = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
   t.equal(list.status, 200)
-  t.equal(await list.text(), JSON.stringify(ok([GOOD])), 'the body as the device sent it')
+  t.equal(await list.text(), JSON.stringify(ok([GOOD])), 'the body as the target sent it')
   t.equal(list.headers.get('access-control-allow-origin'), '*', 'mock-nvr\'s CORS, for the browser')
   const retrieved = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines/line-1?x=1`, { headers: AUTH })
   t.equal(retrieved.headers.get('etag'), '"1"')
@@ -50,9 +50,9 @@ t.test('answers pass through unchanged, with the client\'s own Authorization; vi
   t.equal(requests.at(-1)?.headers.authorization, `Bearer ${TOKEN}`)
 
   const refused = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: { authorization: 'Bearer other' } })
-  t.equal(refused.status, 403, 'the device decides who is let in')
+  t.equal(refused.status, 403, 'the target decides who is let in')
   t.equal(refused.headers.get('content-type'), 'text/html')
-  t.equal(refused.headers.get('x-device'), null, 'only the headers that matter')
+  t.equal(refused.headers.get('x-target'), null, 'only the headers that matter')
   t.equal(await refused.text(), '<html>Forbidden</html>')
   const posted = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { method: 'POST', headers: { ...AUTH, 'content-type': 'text/plain' }, body: 'hello' })
   t.equal(posted.status, 201)
@@ -62,10 +62,10 @@ t.test('answers pass through unchanged, with the client\'s own Authorization; vi
     t.equal((await fetch(`${proxy.url}/nvr/v1/cameras/cam-2/counting_lines`, { headers: AUTH })).status, 200)
     t.equal((await fetch(`${proxy.url}/nvr/v1/cameras/cam-2/counting_lines/line-bad`, { headers: AUTH })).status, 200)
   }
-  const warnings = logs.records.filter(entry => entry.msg.startsWith('the device broke the contract'))
+  const warnings = logs.records.filter(entry => entry.msg.startsWith('the target broke the contract'))
   t.strictSame(warnings.map(entry => [entry.msg, entry.path, entry.problem]), [
-    ['the device broke the contract at /nvr/v1/cameras/cam-2/counting_lines', '/content/0/zone', 'is an extra field: a counting line has exactly the ten fields of the spec'],
-    ['the device broke the contract at /nvr/v1/cameras/cam-2/counting_lines/line-bad', '/content/zone', 'is an extra field: a counting line has exactly the ten fields of the spec']
+    ['the target broke the contract at /nvr/v1/cameras/cam-2/counting_lines', '/content/0/zone', 'is an extra field: a counting line has exactly the ten fields of the spec'],
+    ['the target broke the contract at /nvr/v1/cameras/cam-2/counting_lines/line-bad', '/content/zone', 'is an extra field: a counting line has exactly the ten fields of the spec']
   ], 'once per path')
   t.match(await (await fetch(`${proxy.url}/healthz`)).json(), { status: 'ok', contractViolations: 4 })
   const entries = proxy.requests().filter(entry => entry.path.startsWith('/nvr/v1/cameras/cam-2'))
@@ -75,7 +75,7 @@ t.test('answers pass through unchanged, with the client\'s own Authorization; vi
 
   const slow = await fetch(`${proxy.url}/nvr/v1/slow`, { headers: AUTH })
   t.equal(slow.status, 504)
-  t.match(await slow.json(), { result: { success: false, httpCode: 504, errorCode: 'DEVICE_TIMEOUT', errorMessage: 'The device did not answer: no answer within 500 ms.' } })
+  t.match(await slow.json(), { result: { success: false, httpCode: 504, errorCode: 'DEVICE_TIMEOUT', errorMessage: 'The target did not answer: no answer within 500 ms.' } })
 })
 
 t.test('only a read is checked: an answer that is not JSON is a violation; other paths, and ids that cannot be decoded, pass unchecked', async t => {
@@ -90,7 +90,7 @@ t.test('only a read is checked: an answer that is not JSON is a violation; other
   t.equal(notJson.status, 200)
   t.equal(await notJson.text(), '<html>login</html>')
   t.equal(requests.at(-1)?.headers.authorization, undefined, 'a request without Authorization goes on without one')
-  t.strictSame(logs.records.filter(entry => entry.msg.startsWith('the device broke the contract')).map(entry => [entry.line, entry.path, entry.problem]), [
+  t.strictSame(logs.records.filter(entry => entry.msg.startsWith('the target broke the contract')).map(entry => [entry.line, entry.path, entry.problem]), [
     ['line-1', '', 'the body is not JSON (text/html, starting <html>login</html>)']
   ])
   t.equal(proxy.requests().at(-1)?.contractViolations, 1)
@@ -105,7 +105,7 @@ t.test('only a read is checked: an answer that is not JSON is a violation; other
   t.equal(proxy.requests().at(-1)?.contractViolations, 0, 'a line id that cannot be decoded is not checked')
 })
 
-t.test('an https:// device is trusted with ca; untrusted, it did not answer (502)', async t => {
+t.test('an https:// target is trusted with ca; untrusted, it did not answer (502)', async t => {
   const tls = await makeCertificate()
   const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([GOOD])), tls)
   const target = url.replace('127.0.0.1', 'localhost')
@@ -117,28 +117,28 @@ t.test('an https:// device is trusted with ca; untrusted, it did not answer (502
   t.teardown(() => untrusted.close())
   const refused = await fetch(`${untrusted.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
   t.equal(refused.status, 502)
-  t.match(await refused.json(), { result: { success: false, httpCode: 502, errorCode: 'DEVICE_UNREACHABLE', errorMessage: 'The device did not answer: the device\'s certificate is not trusted: it is self-signed: pass --ca FILE with its certificate (or its CA\'s), or --insecure to skip the check.' } })
+  t.match(await refused.json(), { result: { success: false, httpCode: 502, errorCode: 'DEVICE_UNREACHABLE', errorMessage: 'The target did not answer: the target\'s certificate is not trusted: it is self-signed: pass --ca FILE with its certificate (or its CA\'s), or --insecure to skip the check.' } })
 })
 
-t.test('faults, latency and Prefer apply in front of the device', async t => {
-  const { url, requests } = await device(t)
+t.test('faults, latency and Prefer apply in front of the target', async t => {
+  const { url, requests } = await startTarget(t)
   const proxy = await startMockNvr({ proxy: { target: url }, allowPrefer: true })
   t.teardown(() => proxy.close())
   proxy.injectFault({ status: 503, times: 1 })
   const faulted = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
   t.equal(faulted.status, 503)
-  t.equal(requests.length, 0, 'the device was not asked')
+  t.equal(requests.length, 0, 'the target was not asked')
   const preferred = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: { ...AUTH, prefer: 'code=500' } })
   t.equal(preferred.status, 500)
   proxy.injectFault({ delay: 50, times: 1 })
   const delayed = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
-  t.equal(delayed.status, 200, 'a delay, then the device\'s answer')
+  t.equal(delayed.status, 200, 'a delay, then the target\'s answer')
   t.equal(proxy.requests().at(-1)?.fault, 'fault-2')
   t.equal(requests.length, 1)
 })
 
 t.test('--record: the valid lists and lines that passed are written at stop, atomically, merged with the file', async t => {
-  const { url } = await device(t)
+  const { url } = await startTarget(t)
   const folder = t.testdir({})
   const file = join(folder, 'recorded.json')
   await writeFile(file, JSON.stringify({ cameras: [{ id: 'cam-old' }, { id: 'cam-1' }], counting_lines: [line({ id: 'old', camera_id: 'cam-old' }), line({ id: 'stale', camera_id: 'cam-1' })] }))
@@ -168,7 +168,7 @@ t.test('--record: the valid lists and lines that passed are written at stop, ato
 })
 
 t.test('a recording that cannot be written is refused at the start, or logged at the stop, which goes on', async t => {
-  const { url } = await device(t)
+  const { url } = await startTarget(t)
   const folder = t.testdir({ 'broken.json': '{', 'kept.json': '{"cameras":[]}' })
   await t.rejects(startMockNvr({ proxy: { target: url, record: join(folder, 'broken.json') } }), { name: 'FixtureError', message: /broken\.json: invalid JSON/ }, 'a file that cannot be merged with')
   await t.rejects(startMockNvr({ proxy: { target: url, record: folder } }), { name: 'FixtureWriteError', message: `${folder} is a folder: give a file name` })
@@ -186,6 +186,6 @@ t.test('proxy options that cannot work are refused', async t => {
   await t.rejects(startMockNvr({ proxy: { target: 'https://nvr.local', ca: 'PEM' } }), new OptionsError('option proxy.ca is invalid: the CA must hold a PEM certificate (-----BEGIN CERTIFICATE-----)'))
   await t.rejects(startMockNvr({ proxy: { target: 'https://nvr.local', timeout: 0 } }), new OptionsError('option proxy.timeout is invalid: timeout must be a whole number of at least 1'))
   await t.rejects(startMockNvr({ proxy: { target: 'https://nvr.local', timeout: 3e9 } }), new OptionsError('option proxy.timeout is invalid: timeout must be at most 2147483647 milliseconds'))
-  await t.rejects(startMockNvr({ proxy: { target: 'http://nvr.local' }, tokens: ['a'] }), new OptionsError('option tokens does not apply to a proxy: the device\'s data and tokens are used'))
+  await t.rejects(startMockNvr({ proxy: { target: 'http://nvr.local' }, tokens: ['a'] }), new OptionsError('option tokens does not apply to a proxy: the target\'s data and tokens are used'))
   await t.rejects(startMockNvr({ proxy: { target: 'http://nvr.local' }, data: {} }), { message: /option data does not apply/ })
 })
