@@ -3,13 +3,13 @@ import t from 'tap'
 import { TARGET_COMMAND_VARIABLES } from '../../src/cli/target-token.js'
 import { line } from '../helpers/app.js'
 import { runCommand } from '../helpers/cli-process.js'
-import { mockLikeDevice } from '../helpers/fake-device.js'
+import { mockLikeTarget } from '../helpers/fake-target.js'
 
 const TOKEN = 'file-token-93c'
 const DATA = { cameras: [{ id: 'cam-1' }], counting_lines: [line()] }
 
 t.test('the target\'s token from --token-file or MOCK_NVR_DEVICE_TOKEN: sent, never printed', async t => {
-  const { url, requests } = await mockLikeDevice(t, DATA, TOKEN)
+  const { url, requests } = await mockLikeTarget(t, DATA, TOKEN)
   const folder = t.testdir({ 'token.txt': `${TOKEN}\n`, 'crlf.txt': `${TOKEN}\r\n`, 'bare.txt': TOKEN })
   const base = ['verify', '--target', url, '--camera', 'cam-1']
   for (const file of ['token.txt', 'crlf.txt', 'bare.txt']) {

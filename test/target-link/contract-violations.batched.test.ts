@@ -3,14 +3,14 @@ import type { ServerResponse } from 'node:http'
 import { verifyTarget } from '../../src/index.js'
 import type { Violation } from '../../src/target-client/contract-check.js'
 import { line } from '../helpers/app.js'
-import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
+import { ok, send, startFakeTarget } from '../helpers/fake-target.js'
 
 const TOKEN = 'target-token'
 const LIST = (camera: string) => `GET /nvr/v1/cameras/${camera}/counting_lines`
 
 /** A target whose lists and lines are given per path; anything else is a 404. */
 async function startTarget (t: Test, answers: Record<string, (response: ServerResponse) => void>) {
-  return startFakeDevice(t, (request, response) => {
+  return startFakeTarget(t, (request, response) => {
     const answer = answers[request.url as string]
     if (answer === undefined || request.method !== 'GET') send(response, 404, { result: { success: false, httpCode: 404, message: 'no' }, content: null })
     else answer(response)

@@ -4,7 +4,7 @@ import t from 'tap'
 import { RecordRefusedError, recordTarget, startMockNvr } from '../../src/index.js'
 import { runTargetCommand } from '../../src/cli/target-commands.js'
 import { line } from '../helpers/app.js'
-import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
+import { ok, send, startFakeTarget } from '../helpers/fake-target.js'
 import { runCli } from '../helpers/cli-process.js'
 
 const TOKEN = 'record-token-91c'
@@ -62,7 +62,7 @@ t.test('record, then serve the file: the same bytes for every list and line', as
 })
 
 t.test('recordTarget returns the data; a target that breaks the contract in one camera gives no data at all', async t => {
-  const { url } = await startFakeDevice(t, (request, response) => {
+  const { url } = await startFakeTarget(t, (request, response) => {
     if (request.url === '/nvr/v1/cameras/good/counting_lines') send(response, 200, ok([line({ camera_id: 'good' })]))
     else if (request.url === '/nvr/v1/cameras/good/counting_lines/line-1') send(response, 200, ok(line({ camera_id: 'good' })))
     else if (request.url === '/nvr/v1/cameras/gone/counting_lines') send(response, 404, '')
@@ -94,7 +94,7 @@ t.test('recordTarget returns the data; a target that breaks the contract in one 
 })
 
 t.test('a file that could not be written is refused before the target is read', async t => {
-  const { url, requests } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])))
+  const { url, requests } = await startFakeTarget(t, (_request, response) => send(response, 200, ok([])))
   const folder = t.testdir({ 'kept.json': 'kept' })
   const cases: Array<[string[], string]> = [
     [['--out', join(folder, 'kept.json')], `${join(folder, 'kept.json')} exists already: pass --force to replace it`],
@@ -114,7 +114,7 @@ t.test('a file that could not be written is refused before the target is read', 
 t.test('a target that formats its answers otherwise is recorded, with a note that the bytes will differ', async t => {
   const { max_age: maxAge, ...rest } = line({ camera_id: 'c' })
   const reordered = { max_age: maxAge, ...rest }
-  const { url } = await startFakeDevice(t, (request, response) => {
+  const { url } = await startFakeTarget(t, (request, response) => {
     if (request.url === '/nvr/v1/cameras/c/counting_lines') send(response, 200, JSON.stringify(ok([reordered]), null, 1))
     else send(response, 200, ok(reordered))
   })
@@ -126,7 +126,7 @@ t.test('a target that formats its answers otherwise is recorded, with a note tha
 })
 
 t.test('Ctrl-C while recording leaves no file, and the CLI runs record from argv', async t => {
-  const { url, requests } = await startFakeDevice(t, () => {})
+  const { url, requests } = await startFakeTarget(t, () => {})
   const folder = t.testdir({})
   const out = join(folder, 'target.json')
   const cli = runCli(['record', '--target', url, '--token', TOKEN, '--camera', 'c', '--out', out], {}, 'from source')

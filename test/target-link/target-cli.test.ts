@@ -4,7 +4,7 @@ import t from 'tap'
 import { startMockNvr } from '../../src/index.js'
 import { runTargetCommand } from '../../src/cli/target-commands.js'
 import { line } from '../helpers/app.js'
-import { mockLikeDevice, startFakeDevice } from '../helpers/fake-device.js'
+import { mockLikeTarget, startFakeTarget } from '../helpers/fake-target.js'
 import { makeCertificate } from '../helpers/tls.js'
 
 const TOKEN = 'cli-token-7f3a'
@@ -78,7 +78,7 @@ t.test('--help of each command', async t => {
 
 t.test('verify: the readable report, --json, --junit and --strict, without the token anywhere', async t => {
   const data = { cameras: [{ id: 'cam-1' }], counting_lines: [line()] }
-  const { url } = await mockLikeDevice(t, data, TOKEN, (request, response) => {
+  const { url } = await mockLikeTarget(t, data, TOKEN, (request, response) => {
     if (request.method !== 'PUT') return false
     response.writeHead(403, { 'content-type': 'text/plain' }).end(`no ${TOKEN}`)
     return true
@@ -139,7 +139,7 @@ t.test('verify: violations exit 1; an unusable target exits 1 with one line; --i
 })
 
 t.test('verify: a JUnit file that cannot be written is a one-line failure', async t => {
-  const { url, requests } = await startFakeDevice(t, (_request, response) => response.writeHead(404).end())
+  const { url, requests } = await startFakeTarget(t, (_request, response) => response.writeHead(404).end())
   const folder = t.testdir({})
   const result = await run(['verify', '--target', url, '--token', TOKEN, '--camera', 'c', '--junit', join(folder, 'no', 'report.xml')])
   t.equal(result.code, 1)

@@ -5,20 +5,20 @@ import { TargetLinkError, verifyTarget } from '../../src/index.js'
 import { describeFailure } from '../../src/target-client/target-client.js'
 import { connectionFrom } from '../../src/target-client/target-connection.js'
 import { line } from '../helpers/app.js'
-import { mockLikeDevice, ok, send, startFakeDevice } from '../helpers/fake-device.js'
+import { mockLikeTarget, ok, send, startFakeTarget } from '../helpers/fake-target.js'
 import { makeCertificate } from '../helpers/tls.js'
 
 const TOKEN = 'target-token'
 const LIST = '/nvr/v1/cameras/cam-1/counting_lines'
 
 t.test('a target that cannot be reached ends the run with one line naming the target', async t => {
-  const { url } = await startFakeDevice(t, () => {})
+  const { url } = await startFakeTarget(t, () => {})
   const closedPort = url.replace(/:\d+$/, ':1')
   await t.rejects(verifyTarget({ target: closedPort, token: TOKEN, cameras: ['cam-1'] }), new TargetLinkError(`${closedPort}: cannot connect to the target: the connection was refused (ECONNREFUSED)`))
 })
 
 t.test('a time-out, a reset connection and a huge answer are each a violation of that request', async t => {
-  const { url } = await startFakeDevice(t, (request, response) => {
+  const { url } = await startFakeTarget(t, (request, response) => {
     if (request.url === '/nvr/v1/cameras/slow/counting_lines') return
     if (request.url === '/nvr/v1/cameras/reset/counting_lines') {
       request.socket.destroy()
@@ -53,7 +53,7 @@ t.test('a time-out, a reset connection and a huge answer are each a violation of
 })
 
 t.test('the run time-out and the caller\'s signal stop a run that hangs', async t => {
-  const { url, requests } = await startFakeDevice(t, () => {})
+  const { url, requests } = await startFakeTarget(t, () => {})
   await t.rejects(verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'], runTimeout: 200 }), { message: 'the run took longer than 200 ms' })
   const controller = new AbortController()
   const stopped = verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'], signal: controller.signal })
@@ -67,7 +67,7 @@ t.test('the run time-out and the caller\'s signal stop a run that hangs', async 
 t.test('a run stopped while the unspecified cases are asked ends there, with no report', async t => {
   const controller = new AbortController()
   // The reads are answered as mock-nvr does; the first unspecified case (no Authorization) stops the run and is never answered.
-  const { url, requests } = await mockLikeDevice(t, { cameras: [{ id: 'cam-1' }], counting_lines: [line()] }, TOKEN, request => {
+  const { url, requests } = await mockLikeTarget(t, { cameras: [{ id: 'cam-1' }], counting_lines: [line()] }, TOKEN, request => {
     if (request.headers.authorization !== undefined) return false
     controller.abort()
     return true
@@ -78,7 +78,7 @@ t.test('a run stopped while the unspecified cases are asked ends there, with no 
 
 t.test('HTTPS: a self-signed certificate is refused unless trusted with ca or skipped with insecure', async t => {
   const tls = await makeCertificate()
-  const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])), tls)
+  const { url } = await startFakeTarget(t, (_request, response) => send(response, 200, ok([])), tls)
   const target = url.replace('127.0.0.1', 'localhost')
   await t.rejects(verifyTarget({ target, token: TOKEN, cameras: ['cam-1'] }), new TargetLinkError(`${target}: the target's certificate is not trusted: it is self-signed: pass --ca FILE with its certificate (or its CA's), or --insecure to skip the check`))
   t.strictSame((await verifyTarget({ target, token: TOKEN, cameras: ['cam-1'], ca: tls.cert })).violations, [])
@@ -89,7 +89,7 @@ t.test('HTTPS: a self-signed certificate is refused unless trusted with ca or sk
 })
 
 t.test('an https:// target that speaks plain HTTP, and a target that does not speak HTTP', async t => {
-  const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])))
+  const { url } = await startFakeTarget(t, (_request, response) => send(response, 200, ok([])))
   await t.rejects(verifyTarget({ target: url.replace('http:', 'https:'), token: TOKEN, cameras: ['cam-1'] }), { message: /the TLS handshake failed \(.*\): is the target http:\/\/ rather than https:\/\/\?/ })
   const garbage = createNetServer(socket => socket.end('garbage\r\n\r\n'))
   garbage.listen(0, '127.0.0.1')
@@ -142,7 +142,7 @@ t.test('options are checked before anything is sent, and the token is never echo
 })
 
 t.test('a target with a base path is asked under that path', async t => {
-  const { url, requests } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([])))
+  const { url, requests } = await startFakeTarget(t, (_request, response) => send(response, 200, ok([])))
   const report = await verifyTarget({ target: `${url}/device/`, token: TOKEN, cameras: ['cam-1'] })
   t.equal(report.target, `${url}/device`)
   t.equal(requests[0]?.url, `/device${LIST}`)

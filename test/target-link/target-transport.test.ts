@@ -7,8 +7,8 @@ import { TargetLinkError, recordTarget, verifyTarget } from '../../src/index.js'
 import { recordWithNotes } from '../../src/target-link/record-target.js'
 import { renderReport } from '../../src/target-link/report-text.js'
 import { line } from '../helpers/app.js'
-import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
-import { proxiedDevice, type ReverseProxy } from '../helpers/proxied-device.js'
+import { ok, send, startFakeTarget } from '../helpers/fake-target.js'
+import { proxiedTarget, type ReverseProxy } from '../helpers/proxied-target.js'
 import { runCommand } from '../helpers/cli-process.js'
 
 const TOKEN = 'transport-token-7f1'
@@ -29,20 +29,20 @@ const TRANSPORTS: Array<[string, ReverseProxy]> = [
 
 for (const [name, proxy] of TRANSPORTS) {
   t.test(`verify and record through a reverse proxy (${name}): no violation, no difference, the data as the target holds it`, async t => {
-    const { url, seen, deviceRequests } = await proxiedDevice(t, DATA, TOKEN, proxy)
+    const { url, seen, targetRequests } = await proxiedTarget(t, DATA, TOKEN, proxy)
     const report = await verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS })
     t.strictSame(report.violations, [])
     t.strictSame(report.differences, [], 'the unspecified cases answered as mock-nvr answers them, once decoded')
     t.equal(report.probedCamera, 'cam-1')
     t.equal(seen[0]?.headers['accept-encoding'], 'gzip, deflate, br', 'asks for what a browser asks for')
     t.ok(seen.every(request => request.url?.startsWith(`${proxy.basePath ?? ''}/nvr/v1/`)), 'every request under the base path')
-    t.ok(deviceRequests.length > 20)
+    t.ok(targetRequests.length > 20)
     t.strictSame(await recordTarget({ target: url, token: TOKEN, cameras: CAMERAS }), DATA)
   })
 }
 
 t.test('envelope members the seed does not show, a byte-order mark and another Content-Type: differences and notes, never violations', async t => {
-  const { url } = await proxiedDevice(t, DATA, TOKEN, {
+  const { url } = await proxiedTarget(t, DATA, TOKEN, {
     encoding: 'br',
     bom: true,
     contentType: 'text/plain',
@@ -83,7 +83,7 @@ t.test('envelope members the seed does not show, a byte-order mark and another C
 t.test('a body that cannot be decoded, or decodes past the limit, is a violation of that request and never read whole', async t => {
   // 8 MiB of zeros: 8 KiB on the wire.
   const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024))
-  const { url } = await startFakeDevice(t, (request, response) => {
+  const { url } = await startFakeTarget(t, (request, response) => {
     const camera = /cameras\/([^/]+)\//.exec(request.url as string)?.[1]
     const headers = (encoding: string) => ({ 'content-type': 'application/json; charset=utf-8', 'content-encoding': encoding })
     if (camera === 'bomb') {
@@ -115,7 +115,7 @@ t.test('a certificate for other names: the names it holds, and what to do; verif
     algorithm: 'sha256',
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'nvr.local' }, { type: 7, ip: '10.0.0.5' }] }]
   })
-  const { url } = await proxiedDevice(t, DATA, TOKEN, { tls: { cert, key }, encoding: 'gzip' })
+  const { url } = await proxiedTarget(t, DATA, TOKEN, { tls: { cert, key }, encoding: 'gzip' })
   const expected = `${url}: the target's certificate is for nvr.local, 10.0.0.5, not 127.0.0.1: give --target with a name it holds (and --ca FILE if it is not trusted here), or --insecure to skip the check`
   await t.rejects(verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS, ca: cert }), new TargetLinkError(expected))
   const insecure = await verifyTarget({ target: url, token: TOKEN, cameras: CAMERAS, insecure: true })
@@ -130,7 +130,7 @@ t.test('a certificate for other names: the names it holds, and what to do; verif
 })
 
 t.test('an error answer to a read says what the target said; a read with no Content-Type is one difference of its own', async t => {
-  const { url } = await startFakeDevice(t, (request, response) => {
+  const { url } = await startFakeTarget(t, (request, response) => {
     const path = request.url as string
     if (path.includes('/gone/')) send(response, 404, { result: { success: false, httpCode: 404, errorCode: 'GONE', errorMessage: 'Camera gone' }, content: null })
     else if (path.includes('/odd/')) send(response, 500, [])
@@ -153,7 +153,7 @@ t.test('an error answer to a read says what the target said; a read with no Cont
 })
 
 t.test('record as a command notes what the seed does not rule on, once each, and lists it in --json', async t => {
-  const { url } = await proxiedDevice(t, DATA, TOKEN, { encoding: 'gzip', bom: true })
+  const { url } = await proxiedTarget(t, DATA, TOKEN, { encoding: 'gzip', bom: true })
   const folder = t.testdir({})
   const run = await runCommand(['record', '--target', url, '--token', TOKEN, '--camera', 'cam-1', '--camera', 'cam-2', '--out', join(folder, 'out.json'), '--json'])
   t.equal(run.code, 0)

@@ -6,7 +6,7 @@ import { renderReport } from '../../src/target-link/report-text.js'
 import { pointerSegment } from '../../src/target-client/contract-check.js'
 import { redactStrings, tokenRedactor } from '../../src/target-client/token-redaction.js'
 import { line } from '../helpers/app.js'
-import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
+import { ok, send, startFakeTarget } from '../helpers/fake-target.js'
 import { captureLogs } from '../helpers/log-capture.js'
 
 // jsdom ships no types; its XML parser refuses a document that is not well-formed.
@@ -23,7 +23,7 @@ function leaks (text: string): string[] {
 
 /** A target that echoes the token back everywhere it can: values, field names, line ids, headers, error pages. */
 async function echoingTarget (t: Test) {
-  return startFakeDevice(t, (request, response) => {
+  return startFakeTarget(t, (request, response) => {
     const url = request.url as string
     const auth = request.headers.authorization ?? ''
     if (auth !== `Bearer ${TOKEN}`) {

@@ -3,7 +3,7 @@ import { verifyTarget } from '../../src/index.js'
 import { renderJunit } from '../../src/target-link/report-junit.js'
 import { renderReport } from '../../src/target-link/report-text.js'
 import { line } from '../helpers/app.js'
-import { mockLikeDevice, send } from '../helpers/fake-device.js'
+import { mockLikeTarget, send } from '../helpers/fake-target.js'
 
 const TOKEN = 'target-token'
 const DATA = {
@@ -12,7 +12,7 @@ const DATA = {
 }
 
 t.test('where the target answers an unspecified case otherwise, the case is listed with both answers', async t => {
-  const { url, requests } = await mockLikeDevice(t, DATA, TOKEN, (request, response) => {
+  const { url, requests } = await mockLikeTarget(t, DATA, TOKEN, (request, response) => {
     const auth = request.headers.authorization
     if (auth !== undefined && auth.startsWith('Bearer ') && auth !== `Bearer ${TOKEN}` && auth !== 'Bearer') {
       send(response, 403, { result: { success: false, httpCode: 403, message: 'forbidden' }, content: null })
@@ -68,7 +68,7 @@ t.test('where the target answers an unspecified case otherwise, the case is list
 t.test('every unspecified case is asked as it says, and listed when the target answers it otherwise', async t => {
   const reads = new Set(['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/cam-2/counting_lines', '/nvr/v1/cameras/cam-1/counting_lines/line-1', '/nvr/v1/cameras/cam-2/counting_lines/line-9'])
   // A target that answers the reads as mock-nvr does, and anything else with 418: every case then differs.
-  const { url, requests } = await mockLikeDevice(t, DATA, TOKEN, (request, response) => {
+  const { url, requests } = await mockLikeTarget(t, DATA, TOKEN, (request, response) => {
     if (request.method === 'GET' && request.headers.authorization === `Bearer ${TOKEN}` && reads.has(request.url as string)) return false
     send(response, 418, 'teapot', { 'content-type': 'text/plain' })
     return true
@@ -114,7 +114,7 @@ t.test('every unspecified case is asked as it says, and listed when the target a
 })
 
 t.test('no camera that answers its list: the unspecified cases are not compared, and the report says so', async t => {
-  const { url } = await mockLikeDevice(t, DATA, 'another-token')
+  const { url } = await mockLikeTarget(t, DATA, 'another-token')
   const report = await verifyTarget({ target: url, token: TOKEN, cameras: ['cam-1'] })
   t.equal(report.violations.length, 1)
   t.strictSame(report.differences, [])

@@ -3,14 +3,14 @@ import { join } from 'node:path'
 import t from 'tap'
 import { parseProxyArgs } from '../../src/cli/proxy-args.js'
 import { line } from '../helpers/app.js'
-import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
+import { ok, send, startFakeTarget } from '../helpers/fake-target.js'
 import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { makeCertificate } from '../helpers/tls.js'
 
 const TOKEN = 'proxy-cli-token-55'
 
 t.test('mock-nvr proxy forwards, takes the server flags, and writes --record at SIGTERM', async t => {
-  const { url } = await startFakeDevice(t, (request, response) => {
+  const { url } = await startFakeTarget(t, (request, response) => {
     if (request.method === 'HEAD') response.writeHead(200, { 'content-type': 'application/json' }).end()
     else if (request.method === 'OPTIONS') send(response, 204, '', { allow: 'GET' })
     else send(response, 200, ok([line()]))

@@ -4,9 +4,9 @@ import t, { type Test } from 'tap'
 import { generate } from 'selfsigned'
 import { startMockNvr } from '../../src/index.js'
 import { line } from '../helpers/app.js'
-import { ok, startFakeDevice } from '../helpers/fake-device.js'
+import { ok, startFakeTarget } from '../helpers/fake-target.js'
 import { captureLogs } from '../helpers/log-capture.js'
-import { proxiedDevice, type ReverseProxy } from '../helpers/proxied-device.js'
+import { proxiedTarget, type ReverseProxy } from '../helpers/proxied-target.js'
 
 const TOKEN = 'proxy-transport-5e0'
 const AUTH = { authorization: `Bearer ${TOKEN}` }
@@ -39,7 +39,7 @@ const TRANSPORTS: Array<[string, ReverseProxy]> = [
 
 for (const [name, transport] of TRANSPORTS) {
   t.test(`the proxy passes a target's answers on decoded, as identity with their true length (${name})`, async t => {
-    const target = await proxiedDevice(t, DATA, TOKEN, transport)
+    const target = await proxiedTarget(t, DATA, TOKEN, transport)
     const { proxy, logs } = await proxyTo(t, target.url)
     const list = await rawGet(`${proxy.url}${LIST}`, AUTH)
     t.equal(list.status, 200)
@@ -56,7 +56,7 @@ for (const [name, transport] of TRANSPORTS) {
 }
 
 t.test('the proxy warns once per path where the target departs from mock-nvr where the seed does not rule', async t => {
-  const target = await proxiedDevice(t, DATA, TOKEN, { encoding: 'gzip', bom: true, extraMembers: { result: { requestId: 'r-1' } } })
+  const target = await proxiedTarget(t, DATA, TOKEN, { encoding: 'gzip', bom: true, extraMembers: { result: { requestId: 'r-1' } } })
   const { proxy, logs } = await proxyTo(t, target.url)
   for (let round = 0; round < 2; round++) {
     const answer = await rawGet(`${proxy.url}${LIST}`, AUTH)
@@ -73,7 +73,7 @@ t.test('the proxy warns once per path where the target departs from mock-nvr whe
 
 t.test('a strong ETag of a compressed answer is passed on weak: the client gets other bytes than the target sent', async t => {
   const body = JSON.stringify(ok(DATA.counting_lines))
-  const { url } = await startFakeDevice(t, (request, response) => {
+  const { url } = await startFakeTarget(t, (request, response) => {
     const compressed = request.url?.includes('gzip') === true
     response.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
@@ -91,7 +91,7 @@ t.test('a strong ETag of a compressed answer is passed on weak: the client gets 
 })
 
 t.test('an answer the proxy cannot decode, or that decodes past the limit, is a 502: never passed on corrupted', async t => {
-  const { url } = await startFakeDevice(t, (request, response) => {
+  const { url } = await startFakeTarget(t, (request, response) => {
     const bomb = request.url?.endsWith('bomb/counting_lines') === true
     response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': bomb ? 'gzip' : 'zstd' })
     // 32 MiB of zeros, 32 KiB on the wire: twice the limit once decoded.
@@ -112,7 +112,7 @@ t.test('a target whose certificate is for other names: a 502 that names them', a
     algorithm: 'sha256',
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'nvr.local' }, { type: 7, ip: '10.0.0.5' }] }]
   })
-  const target = await proxiedDevice(t, DATA, TOKEN, { tls: { cert, key } })
+  const target = await proxiedTarget(t, DATA, TOKEN, { tls: { cert, key } })
   const { proxy } = await proxyTo(t, target.url, { ca: cert })
   const answer = await rawGet(`${proxy.url}${LIST}`, AUTH)
   t.equal(answer.status, 502)
@@ -120,7 +120,7 @@ t.test('a target whose certificate is for other names: a 502 that names them', a
 })
 
 t.test('while proxying, data cannot be uploaded: 409 from the admin API and the handle, and nothing is served past the target', async t => {
-  const target = await proxiedDevice(t, DATA, TOKEN, {})
+  const target = await proxiedTarget(t, DATA, TOKEN, {})
   const { proxy } = await proxyTo(t, target.url)
   const uploaded = { cameras: [{ id: 'cam-local' }], counting_lines: [line({ camera_id: 'cam-local' })] }
   const put = await fetch(`${proxy.url}/__admin/data`, { method: 'PUT', headers: { authorization: 'Bearer admin-secret-1', 'content-type': 'application/json' }, body: JSON.stringify(uploaded) })

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { OptionsError, startMockNvr } from '../../src/index.js'
 import { line } from '../helpers/app.js'
-import { ok, send, startFakeDevice } from '../helpers/fake-device.js'
+import { ok, send, startFakeTarget } from '../helpers/fake-target.js'
 import { captureLogs } from '../helpers/log-capture.js'
 import { exchange } from '../helpers/raw-http.js'
 import { makeCertificate } from '../helpers/tls.js'
@@ -15,7 +15,7 @@ const BAD = { ...line({ id: 'line-bad', camera_id: 'cam-2' }), zone: 'x' }
 
 /** A target with two cameras: cam-1 keeps the contract, cam-2 holds a line with an extra field. */
 async function startTarget (t: Test) {
-  return startFakeDevice(t, (request, response) => {
+  return startFakeTarget(t, (request, response) => {
     if (request.headers.authorization !== `Bearer ${TOKEN}`) {
       send(response, 403, '<html>Forbidden</html>', { 'content-type': 'text/html', 'x-target': 'yes' })
       return
@@ -79,7 +79,7 @@ t.test('answers pass through unchanged, with the client\'s own Authorization; vi
 })
 
 t.test('only a read is checked: an answer that is not JSON is a violation; other paths, and ids that cannot be decoded, pass unchecked', async t => {
-  const { url, requests } = await startFakeDevice(t, (request, response) => {
+  const { url, requests } = await startFakeTarget(t, (request, response) => {
     if (request.url === '/nvr/v1/cameras/cam-1/counting_lines/line-1') send(response, 200, '<html>login</html>', { 'content-type': 'text/html' })
     else send(response, 200, {})
   })
@@ -107,7 +107,7 @@ t.test('only a read is checked: an answer that is not JSON is a violation; other
 
 t.test('an https:// target is trusted with ca; untrusted, it did not answer (502)', async t => {
   const tls = await makeCertificate()
-  const { url } = await startFakeDevice(t, (_request, response) => send(response, 200, ok([GOOD])), tls)
+  const { url } = await startFakeTarget(t, (_request, response) => send(response, 200, ok([GOOD])), tls)
   const target = url.replace('127.0.0.1', 'localhost')
   const trusted = await startMockNvr({ proxy: { target, ca: tls.cert } })
   t.teardown(() => trusted.close())

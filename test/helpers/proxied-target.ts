@@ -2,15 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import type { Test } from 'tap'
 import type { FixtureData } from '../../src/contract/schemas.js'
-import { mockLikeDevice, startFakeDevice } from './fake-device.js'
+import { mockLikeTarget, startFakeTarget } from './fake-target.js'
 
-/** How the reverse proxy in front of the device changes its answers on the way out. */
+/** How the reverse proxy in front of the target changes its answers on the way out. */
 export interface ReverseProxy {
   /** Content-Encoding applied to every body, whatever the client accepts; 'deflate-raw' is deflate without its zlib wrapper. */
   encoding?: 'gzip' | 'deflate' | 'deflate-raw' | 'br'
   /** Sent in pieces with Transfer-Encoding: chunked instead of a Content-Length. */
   chunked?: boolean
-  /** The device answers only under this path, e.g. /api/device; anything else is the proxy's HTML 404. */
+  /** The target answers only under this path, e.g. /api/device; anything else is the proxy's HTML 404. */
   basePath?: string
   /** Members added to every JSON envelope: at the top, and in result. */
   extraMembers?: { top?: Record<string, unknown>, result?: Record<string, unknown> }
@@ -31,11 +31,11 @@ const ENCODERS = {
 
 /**
  * mock-nvr on this data and token behind a reverse proxy that changes its transport and envelope as `proxy`
- * says: a device as a real deployment serves it. `seen` holds each request the proxy took, as it came.
+ * says: a target as a real deployment serves it. `seen` holds each request the proxy took, as it came.
  */
-export async function proxiedDevice (t: Test, data: FixtureData, token: string, proxy: ReverseProxy) {
-  const inner = await mockLikeDevice(t, data, token)
-  const outer = await startFakeDevice(t, (request, response) => {
+export async function proxiedTarget (t: Test, data: FixtureData, token: string, proxy: ReverseProxy) {
+  const inner = await mockLikeTarget(t, data, token)
+  const outer = await startFakeTarget(t, (request, response) => {
     const url = request.url as string
     const base = proxy.basePath ?? ''
     if (!url.startsWith(`${base}/`)) {
@@ -45,7 +45,7 @@ export async function proxiedDevice (t: Test, data: FixtureData, token: string, 
     }
     forward(inner.url, request, url.slice(base.length)).then(answer => rewrite(answer, proxy, response), () => response.destroy())
   }, proxy.tls)
-  return { url: `${outer.url}${proxy.basePath ?? ''}`, seen: outer.requests, deviceRequests: inner.requests }
+  return { url: `${outer.url}${proxy.basePath ?? ''}`, seen: outer.requests, targetRequests: inner.requests }
 }
 
 async function forward (target: string, request: IncomingMessage, path: string): Promise<{ status: number, headers: Record<string, string>, body: Buffer }> {

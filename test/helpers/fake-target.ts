@@ -11,12 +11,12 @@ import { CorsPolicy } from '../../src/wire/cors.js'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
 import type { FixtureData } from '../../src/contract/schemas.js'
 
-export type DeviceHandler = (request: IncomingMessage, response: ServerResponse) => void
+export type TargetHandler = (request: IncomingMessage, response: ServerResponse) => void
 
-/** A device on 127.0.0.1 that answers as the handler says; over HTTPS with these credentials. Closed at teardown. */
-export async function startFakeDevice (t: Test, handler: DeviceHandler, tls?: { cert: string, key: string }): Promise<{ url: string, requests: IncomingMessage[] }> {
+/** A target on 127.0.0.1 that answers as the handler says; over HTTPS with these credentials. Closed at teardown. */
+export async function startFakeTarget (t: Test, handler: TargetHandler, tls?: { cert: string, key: string }): Promise<{ url: string, requests: IncomingMessage[] }> {
   const requests: IncomingMessage[] = []
-  const handle: DeviceHandler = (request, response) => {
+  const handle: TargetHandler = (request, response) => {
     requests.push(request)
     handler(request, response)
   }
@@ -43,13 +43,13 @@ export function ok (content: unknown): unknown {
 }
 
 /**
- * A device that is mock-nvr (its app on this data, accepting this token), except where `override` answers
+ * A target that is mock-nvr (its app on this data, accepting this token), except where `override` answers
  * first: so a test changes just the cases it is about.
  */
-export async function mockLikeDevice (t: Test, data: FixtureData, token: string, override: (request: IncomingMessage, response: ServerResponse) => boolean = () => false) {
+export async function mockLikeTarget (t: Test, data: FixtureData, token: string, override: (request: IncomingMessage, response: ServerResponse) => boolean = () => false) {
   const app: FastifyInstance = await buildApp({ store: new DataStore(datasetFromData(data)), tokens: new TokenPolicy([token]), cors: new CorsPolicy(), maxHeaderSize: 65536 })
   t.teardown(() => app.close())
-  return startFakeDevice(t, (request, response) => {
+  return startFakeTarget(t, (request, response) => {
     if (override(request, response)) return
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
