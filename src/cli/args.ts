@@ -270,7 +270,7 @@ export function helpText (version: string): string {
     'Usage: mock-nvr [options]            serve the API',
     '       mock-nvr openapi [options]    print the OpenAPI document, with examples from the data the options',
     '                                     select, and exit',
-    '       mock-nvr verify --help        check a real NVR, the target, against the contract (docs/device-link.md)',
+    '       mock-nvr verify --help        check a real NVR, the target, against the contract (docs/target-link.md)',
     '       mock-nvr record --help        record the target into a fixture file',
     '       mock-nvr proxy --help         forward the API to the target, checking its answers',
     '',
