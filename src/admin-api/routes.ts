@@ -212,7 +212,7 @@ export function registerClock (app: FastifyInstance, { clock, settled }: HandClo
 }
 
 function healthOf (device: DeviceContext): DeviceHealth {
-  // A proxy serves a device's answers, whose health is its own.
+  // A proxy serves the target's answers, whose health is its own.
   if (device.health === undefined) throw apiErrors.routeNotFound()
   return device.health
 }
