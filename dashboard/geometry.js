@@ -1,5 +1,5 @@
 // A counting line's geometry, in the two forms the page draws:
-// - WKT, as real devices send it: `LINESTRING(x y, x y, …)` in pixels of the camera's frame, with an anchor
+// - WKT, as real NVRs send it: `LINESTRING(x y, x y, …)` in pixels of the camera's frame, with an anchor
 //   `POINT(x y)` on the side of the line that counts as IN (docs/fixtures.md, "The device's formats");
 // - `x,y;x,y;…` with each coordinate a fraction of the frame, in 0–1.
 // Any other text is listed, not drawn, with the reason.

@@ -75,7 +75,7 @@ export function healthView ({ onError, sharesPort }) {
       show(report)
       showRecent()
     } catch (error) {
-      // A proxy serves a real device's answers, whose health is its own: no panel.
+      // A proxy serves the target's answers, whose health is its own: no panel.
       if (error instanceof Refusal && error.status === 404) section.hidden = true
       else onError(error)
     }

@@ -19,7 +19,7 @@ const exitCode = await runCommandLine(process.argv.slice(2), {
 })
 if (exitCode !== undefined) process.exitCode = exitCode
 
-/** Aborts on Ctrl-C or SIGTERM, so a run against a device stops at once and writes nothing. */
+/** Aborts on Ctrl-C or SIGTERM, so a run against the target stops at once and writes nothing. */
 function stopSignal (): AbortSignal {
   const controller = new AbortController()
   const stop = (): void => controller.abort()

@@ -49,12 +49,15 @@ export { DelaySchema, type Delay, type DelayRange } from './util/delay.js'
 export type { JournalEntry } from './control/journal.js'
 /** One problem of a checked value: its JSON path and what is wrong. */
 export type { ValueProblem } from './util/value-errors.js'
-/** Checks a real device against the contract and compares the unspecified cases with mock-nvr: `await verifyDevice({ target, token, cameras })`. */
-export { verifyDevice, type VerifyReport, type Difference } from './device-link/verify-device.js'
-/** Reads a device into fixture data, all or nothing; throws RecordRefusedError (with the report) when it breaks the contract. */
-export { recordDevice, RecordRefusedError } from './device-link/record-device.js'
-/** Options of verifyDevice and recordDevice, and the one-line error of an unusable device or option. */
-export { DeviceLinkError, type DeviceLinkOptions } from './device-client/device-target.js'
+/** Checks the target, a real NVR, against the contract and compares the unspecified cases with mock-nvr: `await verifyTarget({ target, token, cameras })`. */
+export { verifyTarget, type VerifyReport, type Difference } from './target-link/verify-target.js'
+/** Reads the target into fixture data, all or nothing; throws RecordRefusedError (with the report) when it breaks the contract. */
+export { recordTarget, RecordRefusedError } from './target-link/record-target.js'
+/** Options of verifyTarget and recordTarget, and the one-line error of an unusable target or option. */
+export { TargetLinkError, type TargetLinkOptions } from './target-client/target-connection.js'
 /** One contract violation, and one answer to an unspecified case as verify compares it. */
-export type { Violation } from './device-client/contract-check.js'
-export type { Observation } from './device-link/observation.js'
+export type { Violation } from './target-client/contract-check.js'
+export type { Observation } from './target-link/observation.js'
+
+/** The names verifyTarget, recordTarget, TargetLinkError and TargetLinkOptions had at first, still exported (deprecated). */
+export { verifyDevice, recordDevice, DeviceLinkError, type DeviceLinkOptions } from './target-link/older-names.js'

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import t from 'tap'
 import { startMockNvr } from '../src/index.js'
-import { runDeviceCommand } from '../src/cli/device-commands.js'
+import { runTargetCommand } from '../src/cli/target-commands.js'
 import type { CountingLine, FixtureData } from '../src/types.js'
 import { launchChromium } from './chromium.js'
 import { openDashboard, recordHosts } from './dashboard-actions.js'
@@ -131,12 +131,12 @@ t.test('the geometry module reads the forms on its own', async t => {
   })
 })
 
-t.test('a device recorded with WKT lines is drawn by the dashboard of the mock serving the recording', async t => {
-  const device = await startMockNvr({ data: { counting_lines: DATA.counting_lines?.slice(0, 3) }, tokens: ['device-token'] })
-  t.teardown(() => device.close())
-  const file = join(t.testdir({}), 'device.json')
+t.test('a target recorded with WKT lines is drawn by the dashboard of the mock serving the recording', async t => {
+  const target = await startMockNvr({ data: { counting_lines: DATA.counting_lines?.slice(0, 3) }, tokens: ['target-token'] })
+  t.teardown(() => target.close())
+  const file = join(t.testdir({}), 'target.json')
   const quiet = { write: () => true }
-  const code = await runDeviceCommand('record', ['--target', device.url, '--token', 'device-token', '--camera', 'cam-720p', '--camera', 'cam-1080p', '--out', file],
+  const code = await runTargetCommand('record', ['--target', target.url, '--token', 'target-token', '--camera', 'cam-720p', '--camera', 'cam-1080p', '--out', file],
     { stdout: quiet, stderr: quiet })
   t.equal(code, 0, 'mock-nvr record wrote the file')
   const replay = await startMockNvr({ fixtures: file, adminToken: ADMIN_TOKEN })

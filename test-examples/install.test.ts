@@ -56,5 +56,5 @@ t.test('the README\'s tarball install works in an empty project', async t => {
   const links = [...readme.matchAll(/\]\(((?:docs\/)[^)#]+)(?:#[^)]*)?\)/g)].map(([, path]) => path as string)
   t.ok(links.length > 10, 'the README links pages of docs/')
   for (const path of new Set(links)) t.ok(existsSync(join(installedRoot, path)), `${path} is in the package`)
-  t.ok(existsSync(join(installedRoot, 'docs/device-link.md')), '--help\'s docs/device-link.md is in the package')
+  t.ok(existsSync(join(installedRoot, 'docs/target-link.md')), '--help\'s docs/target-link.md is in the package')
 })

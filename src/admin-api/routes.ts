@@ -174,7 +174,7 @@ function useData (control: MockControl, body: unknown) {
   try {
     return control.use(body, 'request body')
   } catch (error) {
-    // The refusal while proxying a device, as it is.
+    // The refusal while proxying the target, as it is.
     if (error instanceof ApiError) throw error
     // Else use() throws nothing but FixtureError: the data is validated like a fixture file, and nothing changed.
     throw invalidBody((error as FixtureError).problems)
@@ -212,7 +212,7 @@ export function registerClock (app: FastifyInstance, { clock, settled }: HandClo
 }
 
 function healthOf (device: Device): DeviceHealth {
-  // A proxy serves a device's answers, whose health is its own.
+  // A proxy serves the target's answers, whose health is its own.
   if (device.health === undefined) throw apiErrors.routeNotFound()
   return device.health
 }

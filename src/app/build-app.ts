@@ -35,8 +35,8 @@ import { countingLinesApi } from '../device-api/routes.js'
 import { API_PREFIX } from '../contract/paths.js'
 import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema } from '../contract/schemas.js'
 import type { TlsCredentials } from '../config/tls.js'
-import { deviceProxyApi } from '../device-proxy/proxy-routes.js'
-import type { DeviceProxy } from '../device-proxy/device-proxy.js'
+import { targetProxyApi } from '../target-proxy/proxy-routes.js'
+import type { TargetProxy } from '../target-proxy/target-proxy.js'
 
 /** The device an app serves by itself, given whole or by its parts. */
 export type AppDevice = {
@@ -65,8 +65,8 @@ export type AppDependencies = AppDevice & {
    * each device's admin API under /__admin/devices/{name}. Needs adminToken.
    */
   fleet?: FleetAdmin
-  /** Forward /nvr/v1 to a real device instead of serving the store; the device decides who is let in. */
-  proxy?: DeviceProxy
+  /** Forward /nvr/v1 to the target, a real NVR, instead of serving the store; the target decides who is let in. */
+  proxy?: TargetProxy
   /** The schedules' clock when a test moves it by hand: POST /__admin/clock advances it. */
   manualClock?: HandClock
 }
@@ -215,7 +215,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
           status: Type.Literal('ok'),
           cameras: Type.Integer(),
           countingLines: Type.Integer(),
-          contractViolations: Type.Optional(Type.Integer({ description: 'When proxying a device: the violations its answers held so far' }))
+          contractViolations: Type.Optional(Type.Integer({ description: 'When proxying the target: the violations its answers held so far' }))
         }, { description: 'Serving; the counts are of the data served now' }),
         ...healthErrorResponses
       }
@@ -226,7 +226,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   })
 
   if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX })
-  else await app.register(deviceProxyApi, { prefix: API_PREFIX, proxy, faults: ownDevice.control.faultControl })
+  else await app.register(targetProxyApi, { prefix: API_PREFIX, proxy, faults: ownDevice.control.faultControl })
   if (adminTokens !== undefined) {
     if (fleet === undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, deviceOf: request => request.device, sharesDevicePort: true, ...(manualClock === undefined ? {} : { manualClock }) })
     else await registerFleetAdmin(app, adminTokens, fleet)

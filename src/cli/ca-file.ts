@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { describeFsError } from '../data/fixtures.js'
-import { holdsCertificate } from '../device-client/device-target.js'
+import { holdsCertificate } from '../target-client/target-connection.js'
 import { UsageError } from './args.js'
 
 /** The PEM text of `--ca FILE`, checked to hold a certificate; any problem is a usage error naming the file. */

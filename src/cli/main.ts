@@ -1,18 +1,18 @@
 import { givenBy, helpText, parseCli, UsageError, type CliCommand } from './args.js'
-import { isDeviceCommand } from './device-args.js'
+import { isTargetCommand } from './target-args.js'
 import { unknownVariable } from './variables.js'
 import { isWildcardHost } from '../util/listen-address.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import type { ResolvedOptions } from '../config/options-schema.js'
-import type { ProxyOptions } from '../device-proxy/device-proxy.js'
+import type { ProxyOptions } from '../target-proxy/target-proxy.js'
 
 /** What a command line reads and writes; src/cli.ts gives it the process's own. */
 export interface CommandLineIo {
   env: NodeJS.ProcessEnv
   stdout: { write: (text: string) => unknown, isTTY?: boolean }
   stderr: { write: (text: string) => unknown }
-  /** What stops a run against a device (Ctrl-C, SIGTERM); asked for only by the commands that run one. */
+  /** What stops a run against the target (Ctrl-C, SIGTERM); asked for only by the commands that run one. */
   stopSignal: () => AbortSignal
   /**
    * Takes over a server that started, before its ready line: a script that signals as soon as it reads the
@@ -37,10 +37,10 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   const unknown = argv.some(arg => HELP_AND_VERSION.has(arg)) ? undefined : unknownVariable(io.env)
   if (unknown !== undefined) return fail(io, EXIT_USAGE, `${sentence(unknown)} Run mock-nvr --help for the flags and their variables.`)
   // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
-  if (isDeviceCommand(first)) {
+  if (isTargetCommand(first)) {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
-    const { runDeviceCommand } = await import('./device-commands.js')
-    return await runDeviceCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal(), env: io.env })
+    const { runTargetCommand } = await import('./target-commands.js')
+    return await runTargetCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal(), env: io.env })
   }
   let command: CliCommand
   let proxy: ProxyOptions | undefined

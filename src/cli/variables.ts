@@ -1,14 +1,14 @@
 import { CLI_OPTIONS, envName } from './args.js'
-import { DEVICE_COMMAND_VARIABLES } from './device-token.js'
+import { TARGET_COMMAND_VARIABLES } from './target-token.js'
 
 /** The environment's namespace: every variable named so is one mock-nvr reads, or a mistake. */
 export const VARIABLE_PREFIX = 'MOCK_NVR_'
 
 /**
  * Every variable mock-nvr reads: the twin of each flag in the table (args.ts), so a new flag is known at once,
- * and those of the device commands, which are no flag's twin.
+ * and those of the target commands, which are no flag's twin.
  */
-export const KNOWN_VARIABLES: ReadonlySet<string> = new Set([...CLI_OPTIONS.map(envName), ...DEVICE_COMMAND_VARIABLES])
+export const KNOWN_VARIABLES: ReadonlySet<string> = new Set([...CLI_OPTIONS.map(envName), ...TARGET_COMMAND_VARIABLES])
 
 /**
  * The sentence refusing the first variable of the mock-nvr namespace that mock-nvr does not read, with the known

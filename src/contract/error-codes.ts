@@ -45,12 +45,13 @@ export const ERROR_CODES = {
   deviceStarting: 'DEVICE_STARTING',
   /** 409: a single mock-nvr on the manual clock refuses a state that would close the port its admin API shares. */
   healthLocksOut: 'HEALTH_LOCKS_OUT',
-  /** 409: data cannot be replaced while proxying a device: the device's own data and token check answer. */
-  dataFromDevice: 'DATA_FROM_DEVICE',
-  /** 502: the proxied device did not answer. */
-  deviceUnreachable: 'DEVICE_UNREACHABLE',
-  /** 504: the proxied device did not answer in time. */
-  deviceTimeout: 'DEVICE_TIMEOUT',
+  // The target's three codes say DEVICE, as they did before the real NVR was called the target: clients match on them.
+  /** 409: data cannot be replaced while proxying the target: the target's own data and token check answer. */
+  dataFromTarget: 'DATA_FROM_DEVICE',
+  /** 502: the proxied target did not answer. */
+  targetUnreachable: 'DEVICE_UNREACHABLE',
+  /** 504: the proxied target did not answer in time. */
+  targetTimeout: 'DEVICE_TIMEOUT',
   /** 500: a defect of the mock. */
   internal: 'INTERNAL_ERROR'
 } as const

@@ -18,8 +18,8 @@ export const CountingLineSchema = Type.Object({
   id: IdSchema,
   camera_id: IdSchema,
   name: Type.String(),
-  // What real devices send, as descriptions only: the seed leaves these fields open, so any value is served.
-  counting_line: Type.String({ description: 'The line, as real devices send it: WKT LINESTRING(x y, x y, …) in pixels of the camera\'s frame' }),
+  // What real NVRs send, as descriptions only: the seed leaves these fields open, so any value is served.
+  counting_line: Type.String({ description: 'The line, as real NVRs send it: WKT LINESTRING(x y, x y, …) in pixels of the camera\'s frame' }),
   anchor: Type.String({ description: 'A WKT POINT(x y) on the side of the line that counts as IN' }),
   coalesce_entries: Type.Boolean({ description: 'Whether one tracked object counts once: a re-crossing in the same direction is ignored, a crossing back undoes the count' }),
   class: Type.String({ description: 'What the detector counts, such as person, roller bags, shoulder bags or carry-ons' }),

@@ -30,7 +30,7 @@ export interface JournalEntry {
   time: string
   /** Milliseconds from arrival to the end of the answer. */
   durationMs: number
-  /** When proxying a device: the contract violations its answer held (only on proxied requests). */
+  /** When proxying the target: the contract violations its answer held (only on proxied requests). */
   contractViolations?: number
 }
 

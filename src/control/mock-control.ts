@@ -29,8 +29,8 @@ export interface MockControlOptions<Store extends ControlledStore = DataStore> e
   store: Store
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
-  /** The device /nvr/v1 is forwarded to, when proxying: use() then refuses, so no data is served past the device's token check. */
-  proxiedDevice?: string
+  /** The target /nvr/v1 is forwarded to, when proxying: use() then refuses, so no data is served past the target's token check. */
+  proxiedTarget?: string
   /** The token policy whose scoped tokens setScopedTokens replaces; without it they cannot be set. */
   access?: ScopeHolder
   /** The scoped tokens the policy holds at start, which reset() gives it again. */
@@ -60,11 +60,11 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly #startRateLimit: number | undefined
   #scopedTokenCount: number
 
-  readonly #proxiedDevice: string | undefined
+  readonly #proxiedTarget: string | undefined
 
-  constructor ({ store, journalSize, proxiedDevice, access, scopedTokens = [], rateLimit, now, ...faultOptions }: MockControlOptions<Store>) {
+  constructor ({ store, journalSize, proxiedTarget, access, scopedTokens = [], rateLimit, now, ...faultOptions }: MockControlOptions<Store>) {
     this.store = store
-    this.#proxiedDevice = proxiedDevice
+    this.#proxiedTarget = proxiedTarget
     this.journal = new RequestJournal(journalSize)
     this.recorder = new RequestRecorder(this.journal)
     this.faultControl = new FaultControl({ ...faultOptions, recorder: this.recorder })
@@ -78,10 +78,10 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
 
   /**
    * Serves this data from the next request on. It is validated like a fixture file; if it is refused, nothing
-   * changes. While proxying a device it is refused (409): the device's data answers, behind its token check.
+   * changes. While proxying the target it is refused (409): the target's data answers, behind its token check.
    */
   use (data: unknown, source = 'data'): DataSummary {
-    if (this.#proxiedDevice !== undefined) throw apiErrors.dataFromDevice(this.#proxiedDevice)
+    if (this.#proxiedTarget !== undefined) throw apiErrors.dataFromTarget(this.#proxiedTarget)
     const dataset = datasetFromData(data, source)
     this.store.replace(dataset)
     return summarize(dataset)

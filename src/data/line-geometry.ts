@@ -1,4 +1,4 @@
-// The real device's geometry, as text: a counting line is a WKT LINESTRING and its anchor a WKT POINT, in whole
+// A real NVR's geometry, as text: a counting line is a WKT LINESTRING and its anchor a WKT POINT, in whole
 // pixels of the camera's frame. The anchor lies on the side of the line that counts as IN.
 
 /** A point in pixels: x to the right, y down, from the frame's top left corner. */

@@ -1,4 +1,4 @@
-import { writeFileAtomically } from '../device-client/fixture-file.js'
+import { writeFileAtomically } from '../target-client/fixture-file.js'
 
 /** One device as the manifest lists it. */
 export interface ManifestDevice {

@@ -6,9 +6,9 @@ import { CorsPolicy } from '../wire/cors.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { toDelayRange, type DelayRange } from '../util/delay.js'
 
-/** What a device's state may also take: the device a proxy forwards to, and the rate limit's clock for a test. */
+/** What a device's state may also take: the target a proxy forwards to, and the rate limit's clock for a test. */
 export interface DeviceExtras {
-  proxiedDevice?: string
+  proxiedTarget?: string
   now?: () => number
 }
 
@@ -16,7 +16,7 @@ export interface DeviceExtras {
  * A device from its options: its tokens and scoped tokens, CORS, faults, latency, rate limit and journal, on its
  * store; with `life`, its health and drift over time too.
  */
-export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedDevice, now }: DeviceExtras = {}, life?: DeviceLifeOptions): Device {
+export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedTarget, now }: DeviceExtras = {}, life?: DeviceLifeOptions): Device {
   // With no --token any token opens the device API, except the admin token.
   const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken], options.scopedTokens)
   const control = new MockControl({
@@ -25,7 +25,7 @@ export function deviceState (name: string, options: ResolvedOptions, store: Data
     allowPrefer: options.allowPrefer,
     seed: options.seed,
     journalSize: options.journalSize,
-    ...(proxiedDevice === undefined ? {} : { proxiedDevice }),
+    ...(proxiedTarget === undefined ? {} : { proxiedTarget }),
     access: tokens,
     scopedTokens: options.scopedTokens,
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),

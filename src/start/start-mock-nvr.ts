@@ -18,8 +18,8 @@ import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/opt
 import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js'
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
-import { DeviceProxy, type ProxyOptions } from '../device-proxy/device-proxy.js'
-import { DeviceLinkError } from '../device-client/device-target.js'
+import { TargetProxy, type ProxyOptions } from '../target-proxy/target-proxy.js'
+import { TargetLinkError } from '../target-client/target-connection.js'
 import { ManualClock, RealClock, type Clock } from '../util/clock.js'
 import { loadDeviceSchedule } from './device-schedule.js'
 
@@ -39,9 +39,9 @@ export interface MockNvr extends DeviceVerbs {
   clock: HandleClock
 }
 
-/** What startMockNvr takes: the options, and a device to forward /nvr/v1 to instead of serving data. */
+/** What startMockNvr takes: the options, and a target (a real NVR) to forward /nvr/v1 to instead of serving data. */
 export type StartOptions = MockNvrOptions & {
-  /** Forward /nvr/v1 to this device, checking its answers against the contract; fixtures, data and tokens do not apply. */
+  /** Forward /nvr/v1 to this target, checking its answers against the contract; fixtures, data and tokens do not apply. */
   proxy?: ProxyOptions
   /** The rate limit's clock in milliseconds (performance.now by default), for a test that moves time by hand. */
   now?: () => number
@@ -57,12 +57,12 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   await proxy?.recording?.check()
   const tls = await loadTls(options)
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
-  const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the device at ${proxy.target}`, note: undefined }
+  const { data, source, note } = proxy === undefined ? await loadStartupData(options, fixtures) : { data: { cameraIds: [], lines: [] }, source: `the target at ${proxy.target}`, note: undefined }
   const logger = options.logger ?? createLogger(options)
   const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
   const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
-  const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedDevice: proxy.target }), ...(now === undefined ? {} : { now }) }, { schedule, clock, seed: options.seed, log: logger })
+  const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedTarget: proxy.target }), ...(now === undefined ? {} : { now }) }, { schedule, clock, seed: options.seed, log: logger })
   const { tokens } = device
   const roster = new Roster([device])
   const { app, listener } = await buildServingApp({
@@ -119,24 +119,24 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   }
 }
 
-function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): DeviceProxy {
+function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): TargetProxy {
   for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens', 'scopedTokens', 'rateLimit'] as const) {
     const value = input[option]
     if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
-      throw new OptionsError(`option ${option} does not apply to a proxy: the device's data and tokens are used`)
+      throw new OptionsError(`option ${option} does not apply to a proxy: the target's data and tokens are used`)
     }
   }
   try {
-    return new DeviceProxy(proxyOptions)
+    return new TargetProxy(proxyOptions)
   } catch (error) {
-    const { option, message } = error as DeviceLinkError
+    const { option, message } = error as TargetLinkError
     throw new OptionsError(`option proxy.${option as string} is invalid: ${message}`)
   }
 }
 
-function logProxy (app: FastifyInstance, proxy: DeviceProxy, { insecure, record }: ProxyOptions): void {
+function logProxy (app: FastifyInstance, proxy: TargetProxy, { insecure, record }: ProxyOptions): void {
   app.log.info(`forwarding ${API_PREFIX} to ${proxy.target}; answers that break the contract are logged once per path`)
-  if (insecure === true) app.log.warn('the device\'s certificate is not checked (insecure)')
+  if (insecure === true) app.log.warn('the target\'s certificate is not checked (insecure)')
   if (record !== undefined) app.log.info({ file: record }, 'valid lists and lines that pass are written to the file on stop')
   app.addHook('onClose', async function writeRecording () {
     try {

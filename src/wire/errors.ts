@@ -70,10 +70,10 @@ export const apiErrors = {
     new ApiError(503, ERROR_CODES.deviceStarting, `The device is starting; retry after ${retryAfterSeconds} s.`, { 'retry-after': String(retryAfterSeconds) }),
   healthLocksOut: (state: string) =>
     new ApiError(409, ERROR_CODES.healthLocksOut, `The device cannot go ${state} here: the clock is manual and this admin API shares the device's port, so nothing could move the clock while the port is closed. Run a fleet of one (--devices 1), whose control address stays up, or use the library's clock.advance.`),
-  dataFromDevice: (target: string) =>
-    new ApiError(409, ERROR_CODES.dataFromDevice, `Data cannot be replaced while proxying ${target}: the device's own data answers ${API_PREFIX}, behind its own token check.`),
-  deviceNoAnswer: (timedOut: boolean, reason: string) =>
-    new ApiError(timedOut ? 504 : 502, timedOut ? ERROR_CODES.deviceTimeout : ERROR_CODES.deviceUnreachable, `The device did not answer: ${reason}.`),
+  dataFromTarget: (target: string) =>
+    new ApiError(409, ERROR_CODES.dataFromTarget, `Data cannot be replaced while proxying ${target}: the target's own data answers ${API_PREFIX}, behind its own token check.`),
+  targetNoAnswer: (timedOut: boolean, reason: string) =>
+    new ApiError(timedOut ? 504 : 502, timedOut ? ERROR_CODES.targetTimeout : ERROR_CODES.targetUnreachable, `The target did not answer: ${reason}.`),
   /** What Node's HTTP parser refuses before routing: headers too large, a request that never finished, bytes that are not HTTP. */
   clientError: (status: number) =>
     new ApiError(status, PARSER_CODES[status] ?? ERROR_CODES.malformedRequest, `The request was refused: ${STATUS_TEXT[status] ?? 'client error'}.`)

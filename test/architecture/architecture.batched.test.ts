@@ -8,10 +8,10 @@ import t from 'tap'
 const LAYERS = [
   ['.'],
   ['cli'],
-  ['start', 'fleet', 'device-link'],
+  ['start', 'fleet', 'target-link'],
   ['app'],
-  ['device-api', 'admin-api', 'openapi', 'device-proxy', 'msw'],
-  ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'device-client', 'health'],
+  ['device-api', 'admin-api', 'openapi', 'target-proxy', 'msw'],
+  ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'target-client', 'health'],
   ['wire', 'contract'],
   ['util']
 ]

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { UsageError } from '../../src/cli/args.js'
-import { parseDeviceArgs } from '../../src/cli/device-args.js'
+import { parseTargetArgs } from '../../src/cli/target-args.js'
 import { parseMilliseconds } from '../../src/cli/milliseconds.js'
 import { MAX_TIMER_MS } from '../../src/util/delay.js'
 import { parseProxyArgs } from '../../src/cli/proxy-args.js'
@@ -18,9 +18,9 @@ t.test('a time in milliseconds is a whole number from 1 to the longest a timer w
 })
 
 t.test('verify, record and proxy take their times through it', async t => {
-  const device = ['--target', 'http://x', '--token', 't', '--camera', 'c']
-  t.throws(() => parseDeviceArgs('verify', [...device, '--timeout', '2147483648']), tooLong('timeout', '2147483648'))
-  t.throws(() => parseDeviceArgs('record', [...device, '--out', 'f.json', '--run-timeout', '2147483648']), tooLong('run-timeout', '2147483648'))
-  t.match(parseDeviceArgs('verify', [...device, '--timeout', '20', '--run-timeout', '30']), { timeout: 20, runTimeout: 30 })
+  const connection = ['--target', 'http://x', '--token', 't', '--camera', 'c']
+  t.throws(() => parseTargetArgs('verify', [...connection, '--timeout', '2147483648']), tooLong('timeout', '2147483648'))
+  t.throws(() => parseTargetArgs('record', [...connection, '--out', 'f.json', '--run-timeout', '2147483648']), tooLong('run-timeout', '2147483648'))
+  t.match(parseTargetArgs('verify', [...connection, '--timeout', '20', '--run-timeout', '30']), { timeout: 20, runTimeout: 30 })
   await t.rejects(parseProxyArgs(['--target', 'http://x', '--timeout', '99999999999999999999']), tooLong('timeout', '99999999999999999999'))
 })

@@ -15,10 +15,10 @@ t.test('the environment twins of the flags proxy refuses are refused too, by the
   for (const [variable, value] of Object.entries(twins)) {
     const refused = await runCommand(['proxy', '--target', TARGET, '--port', '0'], { [variable]: value })
     t.equal(refused.code, 2, variable)
-    t.equal(refused.stderr, `mock-nvr: ${variable} does not apply to proxy: the device's data and tokens are used. Run mock-nvr proxy --help for the flags.\n`)
+    t.equal(refused.stderr, `mock-nvr: ${variable} does not apply to proxy: the target's data and tokens are used. Run mock-nvr proxy --help for the flags.\n`)
   }
   for (const flag of ['--scoped-token', '--rate-limit']) {
-    await t.rejects(parseProxyArgs(['--target', TARGET, flag, '1']), { message: `${flag} does not apply to proxy: the device's data and tokens are used` }, flag)
+    await t.rejects(parseProxyArgs(['--target', TARGET, flag, '1']), { message: `${flag} does not apply to proxy: the target's data and tokens are used` }, flag)
   }
   t.doesNotThrow(() => refuseDataTwins(parseCli([], { MOCK_NVR_WATCH: 'false' })), 'a switch\'s twin set off asks for nothing')
   const version = await runCommand(['proxy', '--target', TARGET, '--version'], twins)

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { CLI_OPTIONS, envName } from '../../src/cli/args.js'
 import { editDistance, KNOWN_VARIABLES, unknownVariable } from '../../src/cli/variables.js'
-import { DEVICE_TOKEN_VARIABLE } from '../../src/cli/device-token.js'
+import { TARGET_TOKEN_VARIABLE } from '../../src/cli/target-token.js'
 import { runCli, runCommand } from '../helpers/cli-process.js'
 import { DOC_PAGES, readDoc, ROOT } from '../helpers/docs.js'
 
@@ -34,11 +34,11 @@ t.test('other variables, and other spellings of the prefix, are not mock-nvr\'s'
   t.equal(unknownVariable({ PATH: '/bin', NVR_PORT: '4010', mock_nvr_port: '1', MOCK_NVRPORT: '1' }), undefined)
 })
 
-t.test('every flag\'s twin and the device token are known: a new flag of the table needs no second list', async t => {
-  const everyKnown = Object.fromEntries([...CLI_OPTIONS.map(envName), DEVICE_TOKEN_VARIABLE].map(name => [name, 'x']))
+t.test('every flag\'s twin and the target token are known: a new flag of the table needs no second list', async t => {
+  const everyKnown = Object.fromEntries([...CLI_OPTIONS.map(envName), TARGET_TOKEN_VARIABLE].map(name => [name, 'x']))
   t.equal(unknownVariable(everyKnown), undefined)
   t.equal(KNOWN_VARIABLES.size, CLI_OPTIONS.length + 1)
-  t.equal(DEVICE_TOKEN_VARIABLE, 'MOCK_NVR_DEVICE_TOKEN')
+  t.equal(TARGET_TOKEN_VARIABLE, 'MOCK_NVR_DEVICE_TOKEN')
 })
 
 t.test('every variable the docs, the examples and the Docker image name is one mock-nvr reads', async t => {

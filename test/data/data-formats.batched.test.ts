@@ -8,7 +8,7 @@ import type { CountingLine, FixtureData } from '../../src/contract/schemas.js'
 import { line } from '../helpers/app.js'
 import { formatProblems, pointCounts, sideOf } from '../helpers/device-formats.js'
 
-// The data mock-nvr makes keeps the real device's formats (docs/fixtures.md): WKT in pixels of a 1080p frame.
+// The data mock-nvr makes keeps a real NVR's formats (docs/fixtures.md): WKT in pixels of a 1080p frame.
 function checkLines (t: Test, lines: readonly CountingLine[]): void {
   t.strictSame(lines.flatMap(formatProblems), [], 'every line keeps the device\'s formats')
   t.ok(lines.filter(one => one.coalesce_entries).length > lines.length / 2, 'coalesce_entries is mostly true')

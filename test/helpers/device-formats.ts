@@ -9,7 +9,7 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 type Pixel = [number, number]
 
 /**
- * What is wrong with a line made by mock-nvr, measured against the real device's formats (docs/fixtures.md), as
+ * What is wrong with a line made by mock-nvr, measured against a real NVR's formats (docs/fixtures.md), as
  * sentences; none when it keeps them. Written apart from the code that makes the data, so the two cannot share a slip.
  */
 export function formatProblems (line: CountingLine): string[] {

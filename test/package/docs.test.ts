@@ -108,7 +108,7 @@ t.test('the error catalogue in docs/contract.md lists every errorCode, with the 
   const answers: Array<[ApiError, string]> = [
     [apiErrors.unauthorized('no_credentials'), 'NO_CREDENTIALS'], [apiErrors.cameraNotFound('x'), 'CAMERA_NOT_FOUND'],
     [apiErrors.rateLimited(2), 'RATE_LIMITED'], [apiErrors.cameraForbidden('x'), 'FORBIDDEN'], [apiErrors.clientError(431), 'HEADERS_TOO_LARGE'],
-    [apiErrors.clientError(408), 'REQUEST_TIMEOUT'], [apiErrors.deviceNoAnswer(true, 'x'), 'DEVICE_TIMEOUT'], [apiErrors.deviceNoAnswer(false, 'x'), 'DEVICE_UNREACHABLE']
+    [apiErrors.clientError(408), 'REQUEST_TIMEOUT'], [apiErrors.targetNoAnswer(true, 'x'), 'DEVICE_TIMEOUT'], [apiErrors.targetNoAnswer(false, 'x'), 'DEVICE_UNREACHABLE']
   ]
   for (const [error, code] of answers) {
     t.equal(error.code, code)
