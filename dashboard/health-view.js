@@ -28,6 +28,7 @@ function actionsFor (sharesPort) {
 /** Wires the Health section; handle(name, data) takes each event of the journal's stream. */
 export function healthView ({ onError, sharesPort }) {
   const section = document.querySelector('#health')
+  const link = document.querySelector('.top nav a[href="#health"]')
   const state = document.querySelector('#health-state')
   const until = document.querySelector('#health-until')
   const actions = document.querySelector('#health-actions')
@@ -66,6 +67,8 @@ export function healthView ({ onError, sharesPort }) {
   }
 
   async function load () {
+    // No link to a panel that is not shown: none until it is.
+    link.hidden = section.hidden
     try {
       const [report, events] = await Promise.all([call('GET', '/health'), call('GET', '/events')])
       section.hidden = false
@@ -77,6 +80,7 @@ export function healthView ({ onError, sharesPort }) {
       if (error instanceof Refusal && error.status === 404) section.hidden = true
       else onError(error)
     }
+    link.hidden = section.hidden
   }
 
   function handle (name, data) {

@@ -1,4 +1,5 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
+import type { Page } from 'playwright-core'
 import { startMockFleet } from '../src/index.js'
 import { launchChromium } from './chromium.js'
 import { DASHBOARD_PATH, recordHosts, waitUntilLive } from './dashboard-actions.js'
@@ -67,4 +68,46 @@ t.test('a tile opens that device\'s own view, where a fault is injected on that 
   await page.getByRole('link', { name: '← Fleet' }).click()
   await page.locator('.tile[data-name="nvr-120"]').waitFor()
   t.strictSame([...new Set(hosts)], ['127.0.0.1'])
+})
+
+async function openFleet (page: Page) {
+  await page.goto(`${fleet.controlUrl}${DASHBOARD_PATH}`)
+  await page.getByRole('textbox', { name: 'Admin token' }).fill(ADMIN_TOKEN)
+  await page.getByRole('button', { name: 'Open the dashboard' }).click()
+  await page.locator('.tile[data-name="nvr-120"]').waitFor()
+}
+
+/** Every link the header shows leads to something shown: each of its targets, as the link's text and its target's id. */
+async function headerLinks (t: Test, page: Page): Promise<string[]> {
+  const links = page.locator('header a:visible')
+  const seen: string[] = []
+  for (let index = 0; index < await links.count(); index++) {
+    const link = links.nth(index)
+    const href = await link.getAttribute('href') as string
+    t.match(href, /^#[a-z-]+$/, `${await link.textContent()} leads to a part of the page`)
+    const target = page.locator(href)
+    t.equal(await target.count(), 1, `${href} exists`)
+    await link.click()
+    t.equal(new URL(page.url()).hash, href)
+    t.ok(await target.isVisible(), `${href} is shown`)
+    seen.push(`${await link.textContent()} ${href}`)
+  }
+  return seen
+}
+
+t.test('the header of the fleet view shows no link to a device\'s sections, which it does not show; a device\'s view links each of them', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await openFleet(page)
+  await page.getByRole('status').filter({ hasText: 'devices' }).waitFor()
+  for (const name of ['Health', 'Data', 'Requests', 'Faults']) {
+    t.notOk(await page.getByRole('link', { name, exact: true }).isVisible(), `no ${name} link in the fleet view`)
+  }
+  t.strictSame(await headerLinks(t, page), [], 'no dead link in the header')
+  t.equal(new URL(page.url()).hash, '')
+
+  await page.locator('.tile[data-name="nvr-005"]').click()
+  await waitUntilLive(page)
+  await page.getByRole('region', { name: 'Health' }).waitFor()
+  t.strictSame(await headerLinks(t, page), ['Health #health', 'Data #data', 'Requests #requests', 'Faults #faults'])
 })
