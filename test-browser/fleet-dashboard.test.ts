@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { startMockFleet } from '../src/index.js'
 import { launchChromium } from './chromium.js'
 import { DASHBOARD_PATH, recordHosts, waitUntilLive } from './dashboard-actions.js'
@@ -110,4 +110,50 @@ t.test('the header of the fleet view shows no link to a device\'s sections, whic
   await waitUntilLive(page)
   await page.getByRole('region', { name: 'Health' }).waitFor()
   t.strictSame(await headerLinks(t, page), ['Health #health', 'Data #data', 'Requests #requests', 'Faults #faults'])
+})
+
+/** The contrast ratio of an element's text on its background (WCAG 2). */
+async function contrastOf (locator: Locator): Promise<number> {
+  const [text, background] = await locator.evaluate(element => {
+    const style = getComputedStyle(element)
+    return [style.color, style.backgroundColor].map(colour => (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number))
+  }) as [number[], number[]]
+  const luminance = (rgb: number[]) => {
+    const [r, g, b] = rgb.map(value => value / 255).map(value => value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4) as [number, number, number]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+  }
+  const [lighter, darker] = [luminance(text), luminance(background)].sort((a, b) => b - a) as [number, number]
+  return (lighter + 0.05) / (darker + 0.05)
+}
+
+t.test('a device with faults in force says so on its tile, whoever injected them; the marker clears them', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await openFleet(page)
+  t.equal(await page.locator('.tile-faults:visible').count(), 0, 'no device has a fault yet')
+
+  // Injected from outside the page: the tile learns of them from the devices' list, read every 2 s.
+  fleet.device('nvr-002')?.injectFault({ status: 503 })
+  fleet.device('nvr-002')?.injectFault({ delay: 100, route: 'list' })
+  fleet.device('nvr-003')?.injectFault({ status: 500, times: 1 })
+  const marker = page.getByRole('button', { name: '2 faults on nvr-002 — Clear' })
+  await marker.waitFor()
+  t.equal(await marker.textContent(), '⚠ 2 faults on nvr-002 — Clear', 'in words, not by colour alone')
+  const other = page.getByRole('button', { name: '1 fault on nvr-003 — Clear' })
+  await other.waitFor()
+  t.equal(await page.locator('.tile-faults:visible').count(), 2, 'the devices without a fault have no marker')
+  await page.getByRole('status').filter({ hasText: '2 with faults in force' }).waitFor()
+  t.ok(await contrastOf(marker) >= 4.5, 'its text stands out from its background')
+  t.ok(Number.parseFloat(await marker.evaluate(element => getComputedStyle(element).fontSize)) >= 12, 'its text is not tiny')
+
+  await marker.click()
+  await marker.waitFor({ state: 'detached' })
+  t.strictSame(fleet.device('nvr-002')?.faults(), [], 'the device\'s faults are cleared')
+  t.equal(fleet.device('nvr-003')?.faults().length, 1, 'another device\'s are not')
+
+  // A fault used up by a request is gone from the tile at the next read of the list.
+  t.equal((await fetch(`${fleet.device('nvr-003')?.url as string}/nvr/v1/cameras/x/counting_lines`, { headers: API })).status, 500)
+  await other.waitFor({ state: 'detached' })
+  t.equal(await page.locator('.tile-faults:visible').count(), 0)
+  await page.getByRole('status').filter({ hasText: /^120 devices, [\d.]+ requests per second in all$/ }).waitFor()
 })
