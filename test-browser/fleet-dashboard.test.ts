@@ -157,3 +157,36 @@ t.test('a device with faults in force says so on its tile, whoever injected them
   t.equal(await page.locator('.tile-faults:visible').count(), 0)
   await page.getByRole('status').filter({ hasText: /^120 devices, [\d.]+ requests per second in all$/ }).waitFor()
 })
+
+t.test('the fleet view reads on a laptop and on a phone: no text under 12 px, none cut off, nothing wider than the screen', async t => {
+  fleet.device('nvr-002')?.injectFault({ status: 503 })
+  await fleet.device('nvr-003')?.setHealth({ state: 'rebooting', down: 600_000, starting: 5000 })
+  t.teardown(async () => {
+    fleet.device('nvr-002')?.clearFaults()
+    await fleet.device('nvr-003')?.setHealth({ state: 'online' })
+  })
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await browser.context.newPage()
+    t.teardown(() => page.close())
+    await page.setViewportSize(viewport)
+    await openFleet(page)
+    await page.getByRole('button', { name: '1 fault on nvr-002 — Clear' }).waitFor()
+    await page.locator('.tile[data-name="nvr-003"][data-state="rebooting (down)"]').waitFor()
+    t.equal(await page.evaluate('document.documentElement.scrollWidth'), viewport.width, `${viewport.width} px: nothing is wider than the screen`)
+    // Every element of the header and the first tiles that holds text of its own, as it is drawn.
+    const problems = await page.evaluate(() => {
+      const found: string[] = []
+      const shown = Array.from(document.querySelectorAll('header *, #fleet > :not(#fleet-tiles), #fleet > :not(#fleet-tiles) *, .tile-box:nth-child(-n+12) *'))
+        .filter(element => element.checkVisibility() && element.getBoundingClientRect().width > 1)
+      for (const element of shown) {
+        const text = Array.from(element.childNodes).filter(node => node.nodeType === Node.TEXT_NODE).map(node => node.textContent?.trim()).join('')
+        if (text === '') continue
+        const size = Number.parseFloat(getComputedStyle(element).fontSize)
+        if (size < 12) found.push(`"${text}" is ${size} px`)
+        if (element.scrollWidth > element.clientWidth + 1) found.push(`"${text}" is cut off (${element.scrollWidth} > ${element.clientWidth})`)
+      }
+      return found
+    })
+    t.strictSame(problems, [], `${viewport.width} px: every text readable`)
+  }
+})
