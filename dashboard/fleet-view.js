@@ -1,7 +1,8 @@
 /* global document, setInterval, setTimeout, performance, AbortController */
 // A fleet's view: one tile per device with its state and request rate, filtered by name; a tile opens that device's view,
-// and its buttons take the device offline, reboot it or bring it back. A tile's state follows the fleet's event stream
-// at once; the rates come from the list, read every 2 s (so a request costs the page nothing of its own: the stream it
+// and its buttons take the device offline, reboot it or bring it back. A device with faults in force has a marker that
+// says how many, and clears them. A tile's state follows the fleet's event stream
+// at once; the rates and the faults come from the list, read every 2 s (so a request costs the page nothing of its own: the stream it
 // reads carries the health and data events alone).
 import { call, readJournalStream, TokenRefused } from './api.js'
 import { count, el } from './dom.js'
@@ -23,7 +24,7 @@ export function fleetView ({ onError }) {
   const filter = document.querySelector('#fleet-filter')
   const summary = document.querySelector('#fleet-summary')
   const grid = document.querySelector('#fleet-tiles')
-  /** name → { tile, state, rate, last: { requests, at } }: a tile is made once and updated in place. */
+  /** name → { tile, state, rate, faults, last: { requests, at } }: a tile is made once and updated in place. */
   const tiles = new Map()
 
   function tileFor (device) {
@@ -38,8 +39,25 @@ export function fleetView ({ onError }) {
         button.addEventListener('click', () => setHealth(device.name, health))
         return button
       }))
-    const box = el('div', { class: 'tile-box' }, tile, actions)
-    return { box, tile, state, rate, last: undefined }
+    // Shown while the device has faults in force, whoever injected them; a click clears them.
+    const faults = el('button', { type: 'button', class: 'tile-faults', hidden: true, 'data-faults': '0' })
+    faults.addEventListener('click', () => clearFaults(device.name))
+    const box = el('div', { class: 'tile-box' }, tile, faults, actions)
+    return { box, tile, state, rate, faults, last: undefined }
+  }
+
+  function clearFaults (name) {
+    call('DELETE', `/devices/${encodeURIComponent(name)}/faults`).then(load).catch(onError)
+  }
+
+  function showFaults (entry, name, number) {
+    if (entry.faults.dataset.faults === String(number)) return
+    entry.faults.dataset.faults = String(number)
+    entry.faults.hidden = number === 0
+    entry.tile.toggleAttribute('data-faulty', number > 0)
+    // Its name says whose faults it clears: "2 faults on nvr-002 — Clear".
+    entry.faults.replaceChildren(el('span', { 'aria-hidden': 'true' }, '⚠ '), count(number, 'fault'),
+      el('span', { class: 'visually-hidden' }, ` on ${name}`), ' — Clear')
   }
 
   function setHealth (name, health) {
@@ -49,6 +67,7 @@ export function fleetView ({ onError }) {
   function update (devices) {
     const now = performance.now()
     let total = 0
+    let faulty = 0
     for (const device of devices) {
       let entry = tiles.get(device.name)
       if (entry === undefined) {
@@ -61,10 +80,13 @@ export function fleetView ({ onError }) {
       entry.last = { requests: device.requests, at: now }
       total += perSecond
       showState(entry, device.state)
+      showFaults(entry, device.name, device.faults)
+      if (device.faults > 0) faulty++
       entry.rate.textContent = `${perSecond.toFixed(1)} req/s`
     }
     applyFilter()
-    summary.textContent = `${count(devices.length, 'device')}, ${total.toFixed(1)} requests per second in all`
+    const withFaults = faulty === 0 ? '' : `, ${faulty} with faults in force`
+    summary.textContent = `${count(devices.length, 'device')}${withFaults}, ${total.toFixed(1)} requests per second in all`
   }
 
   function showState (entry, state) {

@@ -28,12 +28,15 @@ function actionsFor (sharesPort) {
 /** Wires the Health section; handle(name, data) takes each event of the journal's stream. */
 export function healthView ({ onError, sharesPort }) {
   const section = document.querySelector('#health')
+  const link = document.querySelector('.top nav a[href="#health"]')
   const state = document.querySelector('#health-state')
   const until = document.querySelector('#health-until')
   const actions = document.querySelector('#health-actions')
   const problems = document.querySelector('#health-problems')
   const next = document.querySelector('#health-next')
   const recent = document.querySelector('#health-recent')
+  const recentNone = document.querySelector('#health-recent-none')
+  const nextNone = document.querySelector('#health-next-none')
   let recentEvents = []
 
   for (const { label, health } of actionsFor(sharesPort)) {
@@ -56,18 +59,16 @@ export function healthView ({ onError, sharesPort }) {
     state.textContent = report.listening === false && report.state !== 'offline' ? `${text}, its port taken: it stays offline` : text
     until.hidden = report.until === undefined
     if (report.until !== undefined) until.textContent = `Until ${clockTime(report.until)}: then it comes back by itself${report.state === 'online' ? '' : ' (to its schedule, online without one)'}.`
-    next.replaceChildren(...(report.next.length === 0
-      ? [el('li', { class: 'muted' }, 'Nothing scheduled.')]
-      : report.next.map(step => el('li', {}, el('time', { datetime: step.at }, clockTime(step.at)), ' ', stepText(step)))))
+    showList(next, nextNone, report.next.map(step => el('li', {}, el('time', { datetime: step.at }, clockTime(step.at)), ' ', stepText(step))))
   }
 
   function showRecent () {
-    recent.replaceChildren(...(recentEvents.length === 0
-      ? [el('li', { class: 'muted' }, 'No change yet.')]
-      : recentEvents.map(event => el('li', { 'data-kind': event.kind }, el('time', { datetime: event.time }, clockTime(event.time)), ' ', eventText(event)))))
+    showList(recent, recentNone, recentEvents.map(event => el('li', { 'data-kind': event.kind }, el('time', { datetime: event.time }, clockTime(event.time)), ' ', eventText(event))))
   }
 
   async function load () {
+    // No link to a panel that is not shown: none until it is.
+    link.hidden = section.hidden
     try {
       const [report, events] = await Promise.all([call('GET', '/health'), call('GET', '/events')])
       section.hidden = false
@@ -79,6 +80,7 @@ export function healthView ({ onError, sharesPort }) {
       if (error instanceof Refusal && error.status === 404) section.hidden = true
       else onError(error)
     }
+    link.hidden = section.hidden
   }
 
   function handle (name, data) {
@@ -89,6 +91,13 @@ export function healthView ({ onError, sharesPort }) {
   }
 
   return { load, handle }
+}
+
+// A list of what there is, or the sentence that says there is nothing: never a numbered list of one "nothing".
+function showList (list, none, items) {
+  list.replaceChildren(...items)
+  list.hidden = items.length === 0
+  none.hidden = items.length > 0
 }
 
 function stateText ({ state, phase }) {

@@ -80,8 +80,13 @@ function lockSections (locked) {
   nav.toggleAttribute('data-locked', locked)
   navNote.hidden = !locked
   for (const link of nav.querySelectorAll('a')) {
-    if (locked) link.setAttribute('aria-disabled', 'true')
-    else link.removeAttribute('aria-disabled')
+    // Locked, every link shows, greyed; once open, a view hides those of the sections it does not show.
+    if (locked) {
+      link.hidden = false
+      link.setAttribute('aria-disabled', 'true')
+    } else {
+      link.removeAttribute('aria-disabled')
+    }
   }
 }
 
@@ -93,6 +98,7 @@ nav.addEventListener('click', event => {
 
 function askForToken (message = '') {
   lockSections(true)
+  nav.hidden = false
   session?.stop()
   session = undefined
   token.forget()
@@ -122,6 +128,8 @@ function start () {
     return openDevice()
   }
   setState('connecting', 'Connecting…')
+  // The fleet's view has none of a device's sections: their links wait hidden until the page knows which view it shows.
+  nav.hidden = true
   // A fleet's control address lists its devices; a single mock-nvr has no such list and shows its own view.
   call('GET', '/devices').then(({ devices }) => {
     setState('live', 'Fleet')
@@ -133,6 +141,7 @@ function start () {
 }
 
 function openDevice () {
+  nav.hidden = false
   dashboard.hidden = false
   setState('connecting', 'Connecting…')
   session = openSession()

@@ -35,7 +35,7 @@ t.test('the Health panel shows the schedule coming next, and the changes and edi
   await next.getByText('slow (for 5 s, 100 ms an answer)').waitFor()
   await next.getByText('rebooting (down 2 s, starting 3 s)').waitFor()
   t.equal(await panel.getByRole('status').textContent(), 'online')
-  t.equal(await panel.getByRole('list', { name: 'Recent changes' }).textContent(), 'No change yet.')
+  t.ok(await panel.getByText('No change yet.', { exact: true }).isVisible())
   const widthOf = async (selector: string) => (await page.locator(selector).boundingBox())?.width
   t.equal(await widthOf('#health'), await widthOf('#data'), 'on a wide screen the panel takes the page\'s width, as the data does')
 
@@ -67,4 +67,30 @@ t.test('the Health panel\'s buttons set the device\'s health; offline comes with
   t.match(nvr.health(), { state: 'offline', for: 10_000, listening: false })
   await nvr.clock.advance(10_000)
   t.match(await healthOverHttp(), { state: 'online' }, 'back by itself')
+})
+
+t.test('with nothing scheduled and no change yet, the timeline says so in words, not as the first item of a list', async t => {
+  const quiet = await startMockNvr({ port: 0, adminToken: ADMIN_TOKEN, clock: 'manual' })
+  const page = await browser.context.newPage()
+  t.teardown(async () => {
+    await page.close()
+    await quiet.close()
+  })
+  await openDashboard(page, quiet.url, ADMIN_TOKEN)
+  const panel = page.getByRole('region', { name: 'Health' })
+  for (const text of ['Nothing scheduled.', 'No change yet.']) {
+    const said = panel.getByText(text, { exact: true })
+    await said.waitFor()
+    t.equal(await said.evaluate(element => element.closest('ol, ul, li') === null && getComputedStyle(element).display !== 'list-item'), true, `"${text}" is no list's item`)
+  }
+  t.equal(await panel.locator('li:visible').count(), 0, 'no list item shows')
+  t.notOk(await panel.getByRole('list', { name: 'Coming next' }).isVisible(), 'no list of what comes next')
+
+  // Once something is scheduled, it is listed.
+  const slow = await fetch(`${quiet.url}/__admin/health`, { method: 'PUT', headers: { ...ADMIN, 'content-type': 'application/json' }, body: '{"state":"slow","latency":10,"for":60000}' })
+  t.equal(slow.status, 200)
+  await panel.getByRole('list', { name: 'Coming next' }).getByText('online').waitFor()
+  t.notOk(await panel.getByText('Nothing scheduled.').isVisible())
+  await panel.getByRole('list', { name: 'Recent changes' }).getByText('health: slow (command)').waitFor()
+  t.notOk(await panel.getByText('No change yet.').isVisible())
 })

@@ -25,6 +25,8 @@ export interface ListedDevice {
   state: string
   /** Requests in its journal's count since the last clear, for a request rate. */
   requests: number
+  /** How many faults are in force on it. */
+  faults: number
 }
 
 /** A journal entry of a fleet: the device's name first. */
@@ -117,7 +119,7 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
 function listed ({ device, url }: RosterEntry): ListedDevice {
   // Every device of a fleet has its health (start-mock-fleet.ts gives each its life).
   const health = device.health as NonNullable<typeof device.health>
-  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state: stateOf(health.report()), requests: device.control.journal.total }
+  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state: stateOf(health.report()), requests: device.control.journal.total, faults: device.control.faults().length }
 }
 
 // Checked once on the first device: a spec refused there is refused everywhere, and nothing changed.

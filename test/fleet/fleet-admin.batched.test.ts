@@ -72,6 +72,22 @@ t.test('/__admin/… without a name addresses every device: faults, journal and 
   t.match(await admin('PATCH', '/__admin/reset'), { status: 405 })
 })
 
+t.test('GET /__admin/devices counts each device\'s faults in force, however they were injected, until cleared or used up', async t => {
+  const { fleet, admin, read } = await fleetOf(t)
+  const faults = async () => (await admin('GET', '/__admin/devices')).content.devices.map((device: { faults: number }) => device.faults)
+  t.strictSame(await faults(), [0, 0, 0])
+  await admin('POST', '/__admin/devices/nvr-002/faults', { status: 503, times: 1 })
+  fleet.device('nvr-002')?.injectFault({ delay: 10, route: 'retrieve' })
+  fleet.device('nvr-003')?.injectFault({ status: 500 })
+  t.strictSame(await faults(), [0, 2, 1])
+  t.equal(await read('nvr-002'), 503)
+  t.strictSame(await faults(), [0, 1, 1], 'a fault used up is no longer counted')
+  t.equal((await admin('DELETE', '/__admin/devices/nvr-002/faults')).status, 200)
+  t.strictSame(await faults(), [0, 0, 1])
+  await admin('POST', '/__admin/faults', { status: 502 })
+  t.strictSame(await faults(), [1, 1, 2])
+})
+
 t.test('without an admin token the control address serves no admin API', async t => {
   const fleet = await startMockFleet({ count: 1, data: SAMPLE_DATA })
   t.teardown(() => fleet.close())
