@@ -23,8 +23,8 @@ async function syncAll (nvrs: Nvr[], token: string) {
 }
 
 let fleet: MockFleet
-const nvrs = () => fleet.devices.map((device, index) => ({
-  name: `nvr-${String(index + 1).padStart(3, '0')}`,
+const nvrs = () => fleet.devices.map(device => ({
+  name: device.name,
   url: device.url,
   cameras: (device.data().cameras ?? []).map(camera => camera.id)
 }))

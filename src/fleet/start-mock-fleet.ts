@@ -158,6 +158,7 @@ async function listenAll (devices: readonly Device[], ports: readonly DevicePort
 
 function deviceHandle (app: FastifyInstance, { device, url }: RosterEntry, certificate: string | undefined): Omit<MockNvr, 'clock'> {
   return {
+    name: device.name,
     url,
     port: (device.port as DevicePort).port,
     host: new URL(url).hostname.replace(/^\[|\]$/g, ''),

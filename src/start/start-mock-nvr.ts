@@ -25,6 +25,8 @@ import { loadDeviceSchedule } from './device-schedule.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
 export interface MockNvr extends DeviceVerbs {
+  /** The device's name: `nvr` for a single mock-nvr, its own (`nvr-001`, or the fleet file's) in a fleet. */
+  name: string
   /** Base URL, e.g. http://127.0.0.1:41234 (loopback too on 0.0.0.0 or ::); the API is under `${url}/nvr/v1`. */
   url: string
   port: number
@@ -104,6 +106,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   await logsWritten(logger)
 
   return {
+    name: device.name,
     url,
     port,
     host: options.host,

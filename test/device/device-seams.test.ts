@@ -159,3 +159,12 @@ t.test('a single mock-nvr on the manual clock refuses over HTTP a state that wou
   await nvr.reset()
   t.equal(await status(nvr.port), 200)
 })
+
+t.test('every handle names its device: a fleet device by its name, a single mock-nvr as nvr', async t => {
+  const fleet = await fleetOf(t, { devices: [{ name: 'lobby' }, { name: 'dock' }] })
+  t.strictSame(fleet.devices.map(device => device.name), ['lobby', 'dock'])
+  t.equal(fleet.device('dock')?.name, 'dock')
+  const nvr = await startMockNvr({ data: SAMPLE_DATA })
+  t.teardown(nvr.close)
+  t.equal(nvr.name, 'nvr')
+})
