@@ -31,7 +31,7 @@ const packed = async (folder: string): Promise<string[]> => {
 const refused = (paths: readonly string[]) => paths.filter(path => NEVER.test(path) || !ALLOWED.some(pattern => pattern.test(path)))
 
 t.test('what a test run leaves in the project\'s folders stays out of the package', async t => {
-  // The package's own package.json and .npmignore decide; the rest is a project as a test run leaves it.
+  // The project's own package.json decides (its files); the rest is a project as a test run leaves it.
   const folder = t.testdir({
     'README.md': '#',
     LICENSE: 'MIT License\n',
