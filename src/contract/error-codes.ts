@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   tooManyStreams: 'TOO_MANY_STREAMS',
   /** 503: the device is starting after a reboot. */
   deviceStarting: 'DEVICE_STARTING',
+  /** 409: the schedules' clock is the real one, which moves by itself: a manual one needs --clock manual. */
+  clockNotManual: 'CLOCK_NOT_MANUAL',
   /** 409: data cannot be replaced while proxying a device: the device's own data and token check answer. */
   dataFromDevice: 'DATA_FROM_DEVICE',
   /** 502: the proxied device did not answer. */

@@ -68,6 +68,8 @@ export const apiErrors = {
     new ApiError(503, ERROR_CODES.tooManyStreams, `${max} streams of the journal are open already; close one first.`, { 'retry-after': '5' }),
   deviceStarting: (retryAfterSeconds: number) =>
     new ApiError(503, ERROR_CODES.deviceStarting, `The device is starting; retry after ${retryAfterSeconds} s.`, { 'retry-after': String(retryAfterSeconds) }),
+  clockNotManual: () =>
+    new ApiError(409, ERROR_CODES.clockNotManual, 'The schedules\' clock is the real one, which moves by itself: start mock-nvr with --clock manual (the option clock: \'manual\') to move it by hand.'),
   dataFromDevice: (target: string) =>
     new ApiError(409, ERROR_CODES.dataFromDevice, `Data cannot be replaced while proxying ${target}: the device's own data answers ${API_PREFIX}, behind its own token check.`),
   deviceNoAnswer: (timedOut: boolean, reason: string) =>
