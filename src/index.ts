@@ -3,8 +3,8 @@ import './node-version-guard.js'
 export { startMockNvr, type MockNvr } from './start/start-mock-nvr.js'
 /** Start a fleet of devices in-process, each on its own port: `const fleet = await startMockFleet({ count: 50 })`. */
 export { startMockFleet, FleetListenError, type MockFleet } from './fleet/start-mock-fleet.js'
-/** What startMockFleet takes: the options every device shares, and count or devices. */
-export type { FleetOptions, FleetDeviceOptions, DeviceSettings } from './fleet/fleet-options.js'
+/** What startMockFleet takes: the options every device shares, and count or devices, exactly one of them. */
+export type { FleetOptions, FleetSharedOptions, FleetDevices, FleetDeviceOptions, DeviceSettings } from './fleet/fleet-options.js'
 /** An entry of a fleet's journal: the device's name and the request. */
 export type { FleetJournalEntry, ListedDevice } from './admin-api/fleet-routes.js'
 /** The Fastify app without listening, for `inject()`. */
@@ -45,6 +45,10 @@ export { FaultSpecSchema, type FaultSpec, type Fault, type Operation } from './c
 export { InvalidFaultError } from './control/faults/fault-spec.js'
 /** A delay: milliseconds, or `{ min, max }` for a random one from the seeded generator. */
 export { DelaySchema, type Delay, type DelayRange } from './util/delay.js'
+/** What a handle's events() gives: a change of health or a data edit, told apart by `kind`. */
+export type { DeviceEvent, HealthEvent, HealthChange, HealthChangeCause, PortTaken, DataEvent } from './control/device-events.js'
+/** A data edit as drift makes it: the line, its camera, what was done and when. */
+export type { DriftEdit } from './health/drift.js'
 /** One received request as the journal keeps it: method, path, params, authenticated, status, fault, time. */
 export type { JournalEntry } from './control/journal.js'
 /** One problem of a checked value: its JSON path and what is wrong. */

@@ -13,7 +13,7 @@ import { answerWithStream, fleetSource, JournalStream } from './journal-stream.j
 /** What a fleet's admin API needs: its devices. */
 export interface FleetAdmin {
   roster: DeviceRoster
-  /** The devices' schedules' clock, when moved by hand at POST /__admin/clock. */
+  /** The devices' schedules' clock, when moved by hand at POST /__admin/clock; the real one when absent. */
   manualClock?: HandClock
 }
 
@@ -94,7 +94,8 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
       }
     })
 
-    if (manualClock !== undefined) registerClock(fleet, manualClock)
+    // One clock for every device: the real one, or the manual one POST /__admin/clock moves.
+    registerClock(fleet, manualClock)
 
     await fleet.register(async function deviceAdmin (device) {
       // What is logged of a device's admin call names the device, as its requests' lines do.
@@ -104,6 +105,7 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
       })
       await device.register(adminApi, {
         tokens,
+        ownsClock: false,
         deviceOf: request => {
           const { name } = request.params as { name: string }
           const entry = roster.find(name)

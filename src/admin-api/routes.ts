@@ -33,8 +33,10 @@ export interface AdminApiOptions {
    * refused, since the admin API could not end it (see setHealth).
    */
   sharesDevicePort?: boolean
-  /** The schedules' clock, when moved by hand at /__admin/clock (a single mock-nvr; a fleet registers its own). */
+  /** The schedules' clock, when moved by hand at /__admin/clock; the real one when absent. */
   manualClock?: HandClock
+  /** Whether /__admin/clock is this plugin's: a single mock-nvr's, not a fleet's device's (the fleet has one clock). */
+  ownsClock?: boolean
 }
 
 /** A manual clock, and what resolves once the ports have followed its last move. */
@@ -52,7 +54,7 @@ const PORT_CLOSING_STATES: ReadonlySet<unknown> = new Set(['offline', 'rebooting
  * The admin API: the handle's control verbs over HTTP, JSON in and out, behind its own bearer token. It acts
  * on one device's control, found from the request: a single mock-nvr's own, or the device a fleet's path names.
  */
-export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, deviceOf, streamLimits, sharesDevicePort = false, manualClock }) {
+export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, deviceOf, streamLimits, sharesDevicePort = false, manualClock, ownsClock = true }) {
   guardAdminArea(app, tokens)
   const controlOf = (request: FastifyRequest): MockControl => deviceOf(request).control
 
@@ -96,7 +98,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     }
   })
 
-  if (manualClock !== undefined) registerClock(app, manualClock)
+  if (ownsClock) registerClock(app, manualClock)
 
   // One stream per journal, made when it is first asked for; the device's changes of health and data go with it.
   const journalStreams = new Map<RequestJournal, JournalStream>()
@@ -198,14 +200,24 @@ function injectFault (control: MockControl, body: unknown) {
   }
 }
 
-/** POST /__admin/clock {"advance": ms} moves a manual clock on, and answers once the ports follow. */
-export function registerClock (app: FastifyInstance, { clock, settled }: HandClock): void {
-  const now = () => ({ now: new Date(clock.now()).toISOString() })
+/**
+ * GET /__admin/clock reads the schedules' clock. POST {"advance": ms} moves a manual one on, and answers once the
+ * ports follow; on the real clock, which moves by itself, it is a 409 saying how to get a manual one.
+ */
+export function registerClock (app: FastifyInstance, manual: HandClock | undefined): void {
+  const now = () => ({ now: new Date(manual === undefined ? Date.now() : manual.clock.now()).toISOString() })
+  if (manual === undefined) {
+    route(app, '/clock', {
+      GET: (_request, reply) => ok(reply, now()),
+      POST: () => { throw apiErrors.clockNotManual() }
+    })
+    return
+  }
   route(app, '/clock', {
     GET: (_request, reply) => ok(reply, now()),
     POST: async (request, reply) => {
-      clock.advance((request.body as { advance: number }).advance)
-      await settled()
+      manual.clock.advance((request.body as { advance: number }).advance)
+      await manual.settled()
       return ok(reply, now())
     }
   }, { schema: { hide: true, body: ClockBodySchema } })

@@ -8,6 +8,7 @@ import { refuseOtherMethods } from '../wire/method-not-allowed.js'
 import { adminArea, requireBearer } from '../wire/area-guard.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
+import { parseJsonBodies } from './json-body.js'
 
 // The plumbing of the admin API: its routes, answers and body checks.
 
@@ -18,11 +19,13 @@ interface RouteOptions { bodyLimit?: number, schema?: { hide: boolean, body?: TS
 
 /**
  * Makes the plugin an admin area: the admin token on every request, JSON bodies only (a text body would otherwise
- * reach validation as a string and read as "must be an object"), and a mistake in a body a 400 naming each JSON path.
+ * reach validation as a string and read as "must be an object"), and a mistake in a body a 400 naming each JSON path,
+ * a key that could change a prototype too.
  */
 export function guardAdminArea (app: FastifyInstance, tokens: TokenPolicy): void {
   app.setValidatorCompiler(compileWithTypeBox(invalidBody))
   app.removeContentTypeParser('text/plain')
+  parseJsonBodies(app, invalidBody)
   app.addHook('onRequest', requireBearer(adminArea(tokens)))
 }
 

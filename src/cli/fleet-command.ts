@@ -10,7 +10,8 @@ import { startMockFleet, type MockFleet } from '../fleet/start-mock-fleet.js'
 export async function startFleetCommand (options: Partial<ResolvedOptions>, writeControlLine: (url: string) => void): Promise<MockFleet> {
   const { devices: count, fleet: file, watch, ...shared } = options
   const onControlListening = writeControlLine
-  if (file === undefined) return await startMockFleet({ ...shared, count, onControlListening })
+  // Called for --devices N or --fleet FILE, which the options' checks let through one at a time.
+  if (file === undefined) return await startMockFleet({ ...shared, count: count as number, onControlListening })
   const { defaults, devices } = await readFleetFile(file)
   // The file's data replaces the flags' data: fixtures and generate never meet.
   const ownData = defaults.fixtures !== undefined || defaults.generate !== undefined

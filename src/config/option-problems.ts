@@ -3,6 +3,7 @@ import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import type { TSchema } from '@sinclair/typebox'
 import { toDelayRange, type Delay } from '../util/delay.js'
 import { ANY_ORIGIN, describeNonOrigin } from '../wire/origin.js'
+import { TOKEN_RULE } from '../util/token-characters.js'
 
 /**
  * One thing wrong with the options. The sentence is put together by the caller's naming: a library caller
@@ -78,8 +79,8 @@ function describeSchemaError ({ type, schema }: ValueError): string {
     case ValueErrorType.NumberMaximum: return `must be a number from ${String(schema.minimum)} to ${String(schema.maximum)}`
     case ValueErrorType.String: return 'must be a string'
     case ValueErrorType.StringMinLength: return 'must not be empty'
-    // The options' one pattern: a token is one word, as an Authorization header carries it.
-    case ValueErrorType.StringPattern: return 'must not contain spaces'
+    // The options' one pattern: a token's.
+    case ValueErrorType.StringPattern: return TOKEN_RULE
     case ValueErrorType.Boolean: return 'must be true or false'
     case ValueErrorType.Array: return 'must be an array of strings'
     case ValueErrorType.Object: return 'must be an object'

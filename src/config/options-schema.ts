@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { GenerateSizeSchema } from '../data/generate-size.js'
 import { SharedOptionSchemas } from './shared-options.js'
 import { MAX_TIMER_MS } from '../util/delay.js'
+import { TokenSchema } from '../contract/schemas.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -54,7 +55,7 @@ export const OptionsSchema = Type.Object({
   /** Serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see seed). */
   generate: Type.Optional(GenerateSizeSchema),
   /** Bearer token of the admin API under /__admin/; without it the admin API is off. */
-  adminToken: Type.Optional(Type.String({ minLength: 1, pattern: '^\\S+$' })),
+  adminToken: Type.Optional(TokenSchema),
   latency: SharedOptionSchemas.latency,
   /** Let a request ask for its own fault with `Prefer: code=503` or `Prefer: delay=800`. */
   allowPrefer: Type.Boolean(),

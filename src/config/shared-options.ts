@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { DelaySchema } from '../util/delay.js'
-import { RateLimitSchema, ScopedTokensSchema, type ScopedToken } from '../contract/schemas.js'
+import { RateLimitSchema, ScopedTokensSchema, TokenSchema, type ScopedToken } from '../contract/schemas.js'
 
 /**
  * The options startMockNvr and createNvrHandlers both take, with one schema, so a value either refuses the
@@ -8,7 +8,7 @@ import { RateLimitSchema, ScopedTokensSchema, type ScopedToken } from '../contra
  */
 export const SharedOptionSchemas = {
   /** Accepted bearer tokens; when empty, any non-empty token is accepted. */
-  tokens: Type.Array(Type.String({ minLength: 1, pattern: '^\\S+$' })),
+  tokens: Type.Array(TokenSchema),
   /** Origins a browser may call from (scheme://host[:port]); when empty, or only '*', any origin. */
   corsOrigins: Type.Array(Type.String({ minLength: 1 })),
   /** Seed of every random choice (generated data, delay ranges), so a run can be repeated. */

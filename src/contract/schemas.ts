@@ -1,4 +1,5 @@
 import { Type, type Static, type TLiteral } from '@sinclair/typebox'
+import { TOKEN_PATTERN } from '../util/token-characters.js'
 
 /** Longest id a fixture may hold; every such id stays reachable through the URL (see limits.ts). */
 export const MAX_ID_LENGTH = 1024
@@ -84,10 +85,12 @@ export const CountingLineParamsSchema = Type.Object({
   line_id: Type.String({ description: 'Identifier of the counting line' })
 })
 
+/** A bearer token: visible ASCII only, as every HTTP client sends it alike (util/token-characters.ts). */
+export const TokenSchema = Type.String({ minLength: 1, pattern: TOKEN_PATTERN })
+
 /** A bearer token that sees only some cameras; any other camera is 403 for it. */
 export const ScopedTokenSchema = Type.Object({
-  /** The bearer token, one word as an Authorization header carries it. */
-  token: Type.String({ minLength: 1, pattern: '^\\S+$' }),
+  token: TokenSchema,
   /** The ids of the cameras it sees; none is allowed (every camera is then 403). */
   cameras: Type.Array(IdSchema)
 }, { additionalProperties: false })

@@ -33,12 +33,22 @@ export interface FleetDeviceOptions extends DeviceSettings {
   port?: number
 }
 
-/** What startMockFleet takes: the options every device shares (as startMockNvr's), and the devices. */
-export type FleetOptions = Omit<MockNvrOptions, typeof FLEET_OPTIONS[number] | 'watch'> & {
+/** What startMockFleet takes: the options every device shares (as startMockNvr's), and count or devices, not both. */
+export type FleetOptions = FleetSharedOptions & FleetDevices
+
+/** Which devices a fleet has: how many, or which; exactly one of the two. */
+export type FleetDevices = {
   /** This many devices, nvr-001 …, all with the shared options. */
-  count?: number
-  /** Or these devices, each with its own settings. */
-  devices?: FleetDeviceOptions[]
+  count: number
+  devices?: never
+} | {
+  /** These devices, each with its own settings. */
+  devices: FleetDeviceOptions[]
+  count?: never
+}
+
+/** The options of startMockFleet besides count and devices: every device's (as startMockNvr's), and the fleet's. */
+export type FleetSharedOptions = Omit<MockNvrOptions, typeof FLEET_OPTIONS[number] | 'watch'> & {
   /** The port of the admin API and its dashboard: port − 1 by default, a free one under port 0. */
   controlPort?: number
   /** A JSON file to write the devices' names, URLs and cameras to, once every device listens. */
@@ -98,14 +108,14 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
 }
 
 /** The fleet's control port: the one given, else the fleet's port − 1, or a free one under port 0. */
-export function controlPortOf ({ controlPort, port = 0 }: FleetOptions, plans: readonly DevicePlan[]): number {
+export function controlPortOf ({ controlPort, port = 0 }: FleetSharedOptions, plans: readonly DevicePlan[]): number {
   const chosen = controlPort ?? (port === 0 ? 0 : port - 1)
   const taken = plans.find(plan => chosen !== 0 && plan.options.port === chosen)
   if (taken !== undefined) throw new OptionsError(`the control port ${chosen} is the port of device ${taken.name} too: give --control-port another`)
   return chosen
 }
 
-function withoutHooks ({ data, logger, controlPort, manifest, onControlListening, offlineFraction, flappingFraction, ...rest }: Omit<FleetOptions, 'count' | 'devices'>): MockNvrOptions {
+function withoutHooks ({ data, logger, controlPort, manifest, onControlListening, offlineFraction, flappingFraction, ...rest }: FleetSharedOptions): MockNvrOptions {
   return rest
 }
 

@@ -44,16 +44,20 @@ const ERROR_EXAMPLES: Record<string, Record<string, Example>> = {
 }
 
 /**
- * A copy of the document with examples from the data being served: the camera of the first line (or the
- * first camera when there are no lines) and that line, as path parameters and as the success answers.
+ * A copy of the document with examples from the data being served: the counts of /healthz, the camera of the
+ * first line (or the first camera when there are no lines) and that line, as path parameters and as the success
+ * answers.
  */
-export function withExamples (document: OpenApiDocument, { firstLine, cameras }: ServedData): OpenApiDocument {
+export function withExamples (document: OpenApiDocument, { firstLine, cameras, lineCount }: ServedData): OpenApiDocument {
   const copy = structuredClone(document)
   const paths = copy.paths as Record<string, { get: Operation }>
   const cameraId = firstLine?.camera_id ?? cameras.keys().next().value
   const list = (paths[LIST_PATH] as { get: Operation }).get
   const retrieve = (paths[LINE_PATH] as { get: Operation }).get
-  jsonMedia((paths[HEALTH_PATH] as { get: Operation }).get, '431').examples = ERROR_EXAMPLES[431]
+  const health = (paths[HEALTH_PATH] as { get: Operation }).get
+  jsonMedia(health, '431').examples = ERROR_EXAMPLES[431]
+  // The answer of the mock itself: contractViolations, an optional field of the schema, is a proxy's alone.
+  setSuccessExample(health, 'The counts of the data served now', { status: 'ok', cameras: cameras.size, countingLines: lineCount })
 
   const forbidden = { outsideScope: example('A camera outside the scoped token\'s scope, known or not', apiErrors.cameraForbidden(cameraId ?? UNKNOWN_ID)) }
   addErrorExamples(list, forbidden, { unknownCamera: example('No such camera', apiErrors.cameraNotFound(UNKNOWN_ID)) })

@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto'
 import { API_PREFIX } from '../contract/paths.js'
 import { MAX_TIMER_MS } from '../util/delay.js'
+import { isSendableToken, TOKEN_RULE } from '../util/token-characters.js'
 
 /** How to reach the target, checked: its base URL, its token, and how long to wait. */
 export interface TargetConnection {
@@ -57,15 +58,10 @@ export class TargetLinkError extends Error {
   }
 }
 
-// Visible ASCII only: anything else cannot travel in a header as sent, or would split it.
-const TOKEN_PATTERN = /^[\x21-\x7e]+$/
-
 /** Checks the options (never echoing the token) and turns them into a connection. */
 export function connectionFrom (options: TargetLinkOptions): TargetConnection {
   const base = parseTarget(options.target)
-  if (typeof options.token !== 'string' || !TOKEN_PATTERN.test(options.token)) {
-    throw new TargetLinkError('the token must be one word of visible ASCII characters (no spaces)', 'token')
-  }
+  if (!isSendableToken(options.token)) throw new TargetLinkError(`the token ${TOKEN_RULE}`, 'token')
   if (!Array.isArray(options.cameras) || options.cameras.length === 0) throw new TargetLinkError('name at least one camera to read', 'cameras')
   const empty = options.cameras.findIndex(camera => typeof camera !== 'string' || camera === '')
   if (empty !== -1) throw new TargetLinkError('a camera id must not be empty', 'cameras')

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { FaultControl } from '../control/faults/fault-control.js'
 import { apiErrors } from '../wire/errors.js'
+import { OPERATIONS } from '../contract/paths.js'
 import type { TargetProxy, NoAnswerError } from './target-proxy.js'
 
 declare module 'fastify' {
@@ -53,6 +54,9 @@ export const targetProxyApi: FastifyPluginAsync<TargetProxyApiOptions> = async f
     return reply.code(answer.status).send(answer.body)
   }
 
-  app.route({ method: app.supportedMethods, url: '/*', schema: { hide: true }, handler: forwardToTarget })
-  app.route({ method: app.supportedMethods, url: '/', schema: { hide: true }, handler: forwardToTarget })
+  // The two operations' paths as routes of their own, so that the router gives a proxied read its camera and line
+  // as it gives a served one: the journal's params, and the scope of a fault. Every other path goes on as it is.
+  for (const url of [...OPERATIONS.map(row => row.path), '/*', '/']) {
+    app.route({ method: app.supportedMethods, url, schema: { hide: true }, handler: forwardToTarget })
+  }
 }

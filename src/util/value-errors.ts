@@ -1,9 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
-
-// A token's pattern: one word, as an Authorization header carries it.
-const ONE_WORD = '^\\S+$'
+import { TOKEN_PATTERN, TOKEN_RULE } from './token-characters.js'
 
 /** One thing wrong in a value: where (a JSON Pointer, '' for the whole value) and what. */
 export interface ValueProblem {
@@ -43,8 +41,8 @@ function describeValueError (error: ValueError): string {
     case ValueErrorType.IntegerMaximum: return `must be at most ${String(schema.maximum)}`
     case ValueErrorType.StringMinLength: return 'must not be empty'
     case ValueErrorType.StringMaxLength: return `must be at most ${String(schema.maxLength)} characters long`
-    // The checked schemas have two patterns: a token's one word, and the timestamp.
-    case ValueErrorType.StringPattern: return schema.pattern === ONE_WORD ? 'must not contain spaces' : 'must be a UTC timestamp like 2024-05-01T08:30:00.000Z'
+    // The checked schemas have two patterns: a token's, and the timestamp.
+    case ValueErrorType.StringPattern: return schema.pattern === TOKEN_PATTERN ? TOKEN_RULE : 'must be a UTC timestamp like 2024-05-01T08:30:00.000Z'
     case ValueErrorType.Literal: return `must be ${JSON.stringify(schema.const)}`
     // A union's own description says what it takes; its members' errors would each tell only half.
     case ValueErrorType.Union: return `must be ${String(schema.description)}`

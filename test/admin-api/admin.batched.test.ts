@@ -82,6 +82,29 @@ t.test('a bad fault body is a 400 in the envelope saying what is wrong and where
   t.strictSame(control.faults(), [], 'nothing was injected')
 })
 
+t.test('a body with a key that could change a prototype is refused naming the key and where it was', async t => {
+  const { app, control } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
+  const send = (method: 'POST' | 'PUT', url: string, payload: string) => app.inject({ method, url, headers: { ...ADMIN, 'content-type': 'application/json' }, payload })
+  const refused = (path: string) => refusal(400, 'INVALID_BODY', `The request body is invalid: ${path}: is a key mock-nvr refuses, as it could change what every object inherits; leave it out.`)
+  const cases: Array<['POST' | 'PUT', string, string, string]> = [
+    ['POST', '/__admin/faults', '{"status": 503, "__proto__": {"polluted": 1}}', '/__proto__'],
+    ['PUT', '/__admin/data', '{"counting_lines": [{"id": "a"}, {"id": "b", "__proto__": null}]}', '/counting_lines/1/__proto__'],
+    ['PUT', '/__admin/scoped-tokens', '[{"token": "t", "cameras": [], "constructor": {"prototype": {"polluted": 1}}}]', '/0/constructor/prototype'],
+    ['POST', '/__admin/faults', '{"a/b~": {"__proto__": 1}}', '/a~1b~0/__proto__']
+  ]
+  for (const [method, url, payload, path] of cases) {
+    const response = await send(method, url, payload)
+    t.equal(response.statusCode, 400, payload)
+    t.strictSame(response.json(), refused(path))
+  }
+  const both = await send('POST', '/__admin/faults', '{"__proto__": 1, "x": {"constructor": {"prototype": 2}}}')
+  t.equal(both.json().result.errorMessage, 'The request body is invalid: /__proto__: is a key mock-nvr refuses, as it could change what every object inherits; leave it out; /x/constructor/prototype: is a key mock-nvr refuses, as it could change what every object inherits; leave it out.')
+  t.equal((await send('POST', '/__admin/faults', '{"constructor": {"name": "x"}, "status": 503}')).json().result.errorMessage, 'The request body is invalid: /constructor: is not a known field.', 'a constructor without a prototype is an ordinary key')
+  t.equal((await send('POST', '/__admin/faults', '{"__proto__": 1')).json().result.errorMessage, 'The request body is not valid JSON.')
+  t.strictSame(control.faults(), [], 'nothing was injected')
+  t.equal(({} as Record<string, unknown>).polluted, undefined, 'and nothing inherits')
+})
+
 t.test('the journal over HTTP: GET lists the requests with total and capacity, DELETE clears it', async t => {
   const { app } = await buildControlled(t, { adminToken: ADMIN_TOKEN, journalSize: 2 })
   for (const camera of ['cam-1', 'cam-2', 'cam-empty']) await app.inject({ url: `/nvr/v1/cameras/${camera}/counting_lines`, headers: AUTH })

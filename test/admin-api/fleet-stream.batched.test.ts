@@ -117,7 +117,7 @@ t.test('a fleet stream that is not read keeps a bounded queue and says what it d
   const listener = stream.open()!
   // More than the readable's buffer and the queue hold, unread.
   for (let index = 0; index < 500; index++) devices[index % 2]!.control.journal.record({ method: 'GET', url: `/${index}`, params: {} }, 200, 0)
-  devices[1]!.control.events.record({ kind: 'data', time: '2026-01-01T00:00:00.000Z', edit: 'renamed' })
+  devices[1]!.control.events.record({ kind: 'data', time: '2026-01-01T00:00:00.000Z', edit: 'renamed', camera: 'cam-1', line: 'line-1' })
   t.ok(listener.dropped > 0)
   const holdOpen = setInterval(() => {}, 1000)
   t.teardown(() => clearInterval(holdOpen))

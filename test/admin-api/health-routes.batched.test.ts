@@ -81,9 +81,24 @@ t.test('POST /__admin/clock advances a manual clock; GET reads it', async t => {
   t.equal(bad.json().result.errorMessage, 'The request body is invalid: /advance: must be at least 0.')
 })
 
-t.test('on the real clock there is no /__admin/clock', async t => {
+t.test('on the real clock, GET /__admin/clock reads it and POST is a 409 saying how to move it by hand', async t => {
   const nvr = await start(t, 'real')
-  t.equal((await call(nvr, 'POST', '/__admin/clock', { advance: 10 })).statusCode, 404)
+  const before = Date.now()
+  const read = await call(nvr, 'GET', '/__admin/clock')
+  t.equal(read.statusCode, 200)
+  const now = Date.parse(read.json().content.now)
+  t.ok(now >= before && now <= Date.now(), 'the machine\'s time')
+  for (const body of [{ advance: 10 }, { advance: -5 }, undefined]) {
+    const refused = await call(nvr, 'POST', '/__admin/clock', body)
+    t.equal(refused.statusCode, 409)
+    t.strictSame(refused.json().result, {
+      success: false,
+      httpCode: 409,
+      errorCode: 'CLOCK_NOT_MANUAL',
+      errorMessage: 'The schedules\' clock is the real one, which moves by itself: start mock-nvr with --clock manual (the option clock: \'manual\') to move it by hand.'
+    })
+  }
+  t.equal((await call(nvr, 'PUT', '/__admin/clock', { advance: 10 })).statusCode, 405)
 })
 
 t.test('GET /__admin/events lists the changes of health with their time', async t => {

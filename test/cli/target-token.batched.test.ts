@@ -44,10 +44,10 @@ t.test('a token source that cannot be used is a usage error naming it', async t 
   await refused(['--token-file', join(folder, 'newline.txt')], {}, `--token-file ${join(folder, 'newline.txt')} is empty: put the target's token in it`)
   await refused(['--token-file', join(folder, 'none.txt')], {}, `--token-file ${join(folder, 'none.txt')}: no such file or folder`)
   await refused(['--token-file', folder], {}, `--token-file ${folder}: cannot be read (EISDIR)`)
-  await refused(['--token-file', join(folder, 'spaced.txt')], {}, `--token-file ${join(folder, 'spaced.txt')}: the token must be one word of visible ASCII characters (no spaces)`)
+  await refused(['--token-file', join(folder, 'spaced.txt')], {}, `--token-file ${join(folder, 'spaced.txt')}: the token must be one word of visible ASCII characters (no spaces, no letters like ö or é)`)
   await refused(['--token-file='], {}, '--token-file must not be empty')
   await refused([], { MOCK_NVR_DEVICE_TOKEN: '' }, 'MOCK_NVR_DEVICE_TOKEN is set but empty: give it the target\'s token, or unset it')
-  await refused([], { MOCK_NVR_DEVICE_TOKEN: 'a b' }, 'MOCK_NVR_DEVICE_TOKEN: the token must be one word of visible ASCII characters (no spaces)')
+  await refused([], { MOCK_NVR_DEVICE_TOKEN: 'a b' }, 'MOCK_NVR_DEVICE_TOKEN: the token must be one word of visible ASCII characters (no spaces, no letters like ö or é)')
 })
 
 t.test('proxy holds no device token: --token-file and MOCK_NVR_DEVICE_TOKEN are refused', async t => {

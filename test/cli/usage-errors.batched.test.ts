@@ -20,12 +20,13 @@ const BAD_VALUES: Record<string, Array<[value: string, problem: string]>> = {
   'tls-self-signed': [['yes', "must be true, false, 1 or 0, not 'yes'"]],
   // A path that is not there is found when the fixtures load (exit 1, naming the file); only an empty one is a usage error.
   fixtures: [],
-  token: [['has space', 'must not contain spaces']],
+  token: [['has space', 'must be one word of visible ASCII characters (no spaces, no letters like ö or é)'], ['tökén', 'must be one word of visible ASCII characters (no spaces, no letters like ö or é)']],
   'scoped-token': [
     ['no-colon', "must be TOKEN:CAMERA_ID, with a ':' between the token and the camera id"],
     [':cam-1', "has an empty token before the ':'"],
     ['token:', "has an empty camera id after the ':'"],
-    ['has space:cam-1', 'must not contain spaces']
+    ['has space:cam-1', 'must be one word of visible ASCII characters (no spaces, no letters like ö or é)'],
+    ['tökén:cam-1', 'must be one word of visible ASCII characters (no spaces, no letters like ö or é)']
   ],
   'rate-limit': [['0', WHOLE('1 to 1000000', '0')], ['1000001', WHOLE('1 to 1000000', '1000001')], ['fast', WHOLE('1 to 1000000', 'fast')]],
   'cors-origin': [
@@ -46,7 +47,7 @@ const BAD_VALUES: Record<string, Array<[value: string, problem: string]>> = {
   generate: [['0x5', "needs from 1 to 10000 cameras, not 0 (in '0x5')"], ['1001x1000', '1001x1000 makes 1001000 lines; at most 1000000 lines in all can be generated'], ['ten', "must be CAMERASxLINES, e.g. 100x20, not 'ten'"]],
   latency: [['800-100', 'must go from low to high, not from 800 to 100'], ['slow', "must be milliseconds like 200, or a range like 100-800, not 'slow'"], ['300001', "must be at most 300000 milliseconds, not '300001'"]],
   'allow-prefer': [['2', "must be true, false, 1 or 0, not '2'"]],
-  'admin-token': [['has space', 'must not contain spaces']],
+  'admin-token': [['has space', 'must be one word of visible ASCII characters (no spaces, no letters like ö or é)'], ['tökén', 'must be one word of visible ASCII characters (no spaces, no letters like ö or é)']],
   'journal-size': [['1000001', WHOLE('0 to 1000000', '1000001')], ['-1', WHOLE('0 to 1000000', '-1')]],
   devices: [['0', WHOLE('1 to 20000', '0')], ['many', WHOLE('1 to 20000', 'many')]],
   // A fleet file that is not there, or wrong, is found when it is read (exit 1, naming the file and JSON path).

@@ -18,7 +18,7 @@ t.test('a bad option is refused in the words of the library: its key, what it ta
   refused({ host: '' }, 'option host must not be empty')
   refused({ host: 8080 }, 'option host must be a string, not 8080')
   refused({ tokens: 'a' }, 'option tokens must be an array of strings')
-  refused({ tokens: ['ok', 'has space'] }, 'option tokens[1] must not contain spaces')
+  refused({ tokens: ['ok', 'has space'] }, 'option tokens[1] must be one word of visible ASCII characters (no spaces, no letters like ö or é)')
   refused({ adminToken: '' }, 'option adminToken must not be empty')
   refused({ logLevel: 'loud' }, 'option logLevel must be one of fatal, error, warn, info, debug, trace or silent, not "loud"')
   refused({ watch: 1 }, 'option watch must be true or false, not 1')

@@ -145,7 +145,7 @@ t.test('scoped tokens that cannot be are refused, naming where, never the token,
     [[{ token: ADMIN_TOKEN, cameras: ['cam-1'] }], '/0/token: is the admin token, which must never open the device API'],
     [[{ token: 'fine', cameras: [] }, { token: TOKEN, cameras: ['cam-1'] }], '/1/token: is also given as an all-camera token: a token either sees every camera or only its own'],
     [[{ token: '', cameras: ['cam-1'] }], '/0/token: must not be empty'],
-    [[{ token: 'two words', cameras: ['cam-1'] }], '/0/token: must not contain spaces'],
+    [[{ token: 'two words', cameras: ['cam-1'] }], '/0/token: must be one word of visible ASCII characters (no spaces, no letters like ö or é)'],
     [[{ token: 'fine', cameras: [''] }], '/0/cameras/0: must not be empty'],
     [[{ token: 'fine' }], '/0/cameras: is missing'],
     [{ token: 'fine', cameras: [] }, 'must be an array']
@@ -168,7 +168,7 @@ t.test('scoped tokens that cannot be are refused, naming where, never the token,
 t.test('startMockNvr refuses a scoped token that is the admin token or an all-camera token', async t => {
   await t.rejects(startMockNvr({ data: SAMPLE_DATA, adminToken: 'same', scopedTokens: [{ token: 'same', cameras: ['cam-1'] }] }), new OptionsError('option scopedTokens[0].token is the admin token, which must never open the device API'))
   await t.rejects(startMockNvr({ data: SAMPLE_DATA, tokens: ['a', 'b'], scopedTokens: [{ token: 'c', cameras: [] }, { token: 'b', cameras: ['cam-1'] }] }), new OptionsError('option scopedTokens[1].token is also given as an all-camera token: a token either sees every camera or only its own'))
-  await t.rejects(startMockNvr({ data: SAMPLE_DATA, scopedTokens: [{ token: 'a b', cameras: ['cam-1'] }] }), new OptionsError('option scopedTokens[0].token must not contain spaces'))
+  await t.rejects(startMockNvr({ data: SAMPLE_DATA, scopedTokens: [{ token: 'a b', cameras: ['cam-1'] }] }), new OptionsError('option scopedTokens[0].token must be one word of visible ASCII characters (no spaces, no letters like ö or é)'))
   await t.rejects(startMockNvr({ proxy: { target: 'http://127.0.0.1:9' }, scopedTokens: [{ token: 'a', cameras: ['cam-1'] }] }), /option scopedTokens does not apply to a proxy/)
   t.throws(() => new TokenPolicy([], ['admin'], [{ token: 'admin', cameras: [] }]), ScopedTokensError, 'the policy checks on its own too')
 })

@@ -80,6 +80,17 @@ t.test('PUT /__admin/devices/{name}/health on the control address needs no `for`
   t.equal(answer.status, 200)
 })
 
+t.test('a fleet on the real clock: GET /__admin/clock reads it, POST is a 409; a device\'s path has no clock of its own', async t => {
+  const fleet = await fleetOf(t, { count: 1, clock: 'real' })
+  const read = await admin(fleet, 'GET', '/clock')
+  t.equal(read.status, 200)
+  t.ok(Math.abs(Date.parse((await read.json() as { content: { now: string } }).content.now) - Date.now()) < 60_000)
+  const refused = await admin(fleet, 'POST', '/clock', { advance: 1000 })
+  t.equal(refused.status, 409)
+  t.match(await refused.json(), { result: { errorCode: 'CLOCK_NOT_MANUAL', errorMessage: /--clock manual/ } })
+  t.equal((await admin(fleet, 'POST', '/devices/nvr-001/clock', { advance: 1000 })).status, 404)
+})
+
 t.test('health and drift in a fleet file, per device and as a default; problems named by file and JSON path', async t => {
   const dir = t.testdir({
     'fleet.json': JSON.stringify({ drift: 60000, health: { pattern: 'reboot', every: 60000, down: 1000, starting: 1000 }, devices: [{ name: 'a' }, { name: 'b', health: { state: 'slow', latency: 100 } }] }),

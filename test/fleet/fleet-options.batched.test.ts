@@ -1,5 +1,5 @@
 import t from 'tap'
-import { controlPortOf, planDevices } from '../../src/fleet/fleet-options.js'
+import { controlPortOf, planDevices, type FleetOptions } from '../../src/fleet/fleet-options.js'
 import { deviceName, deviceSeed } from '../../src/fleet/device-names.js'
 import { startMockFleet, startMockNvr } from '../../src/index.js'
 
@@ -24,8 +24,9 @@ t.test('the control port is the fleet\'s port − 1, a free one under port 0, or
 })
 
 t.test('options a fleet cannot start with are refused, naming the device where one is at fault', async t => {
-  t.throws(() => planDevices({}), { name: 'OptionsError', message: 'a fleet needs count or devices: how many devices, or which' })
-  t.throws(() => planDevices({ count: 1, devices: [{ name: 'a' }] }), { message: 'option count cannot be combined with option devices: give one' })
+  // What the types refuse (test/package/library-types.ts), a JavaScript caller may still pass.
+  t.throws(() => planDevices({} as FleetOptions), { name: 'OptionsError', message: 'a fleet needs count or devices: how many devices, or which' })
+  t.throws(() => planDevices({ count: 1, devices: [{ name: 'a' }] } as unknown as FleetOptions), { message: 'option count cannot be combined with option devices: give one' })
   t.throws(() => planDevices({ devices: [{ name: 'a' }, { name: 'a' }] }), { message: 'device a is named twice: each device needs a name of its own' })
   t.throws(() => planDevices({ count: 3, port: 65534 }), { message: 'device nvr-003 would listen on port 65536: the fleet\'s port plus 3 devices must stay within 65535' })
   t.throws(() => planDevices({ devices: [{ name: 'a', tokens: ['has space'] }] }), { message: /^device a: option tokens/ })

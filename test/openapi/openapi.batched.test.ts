@@ -162,6 +162,18 @@ t.test('every example is what the API really answers, in the schema of its statu
   }
 })
 
+t.test('the /healthz example is the plain mock\'s answer: contractViolations, which only a proxy sends, stays an optional field', async t => {
+  const store = new DataStore(datasetFromData(SAMPLE_DATA))
+  const app = await build(t, { store })
+  const health = (await app.inject('/openapi.json')).json().paths['/healthz'].get.responses['200'].content['application/json']
+  t.strictSame(health.examples, { servedData: { summary: 'The counts of the data served now', value: (await app.inject('/healthz')).json() } })
+  t.strictSame(health.examples.servedData.value, { status: 'ok', cameras: 3, countingLines: 3 })
+  t.ok(health.schema.properties.contractViolations, 'the field is documented')
+  t.notOk(health.schema.required.includes('contractViolations'), 'as optional')
+  store.replace(datasetFromData({ cameras: [{ id: 'cam-yard' }] }))
+  t.strictSame((await app.inject('/openapi.json')).json().paths['/healthz'].get.responses['200'].content['application/json'].examples.servedData.value, { status: 'ok', cameras: 1, countingLines: 0 }, 'it follows the data')
+})
+
 t.test('examples follow the data when it is replaced at run time, here and on the API page', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
   const app = await build(t, { store })

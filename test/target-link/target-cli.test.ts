@@ -32,7 +32,7 @@ t.test('usage errors name the flag and exit 2', async t => {
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--timeout', '0'], "--timeout must be a whole number of milliseconds, at least 1, not '0'"],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--run-timeout', 'soon'], "--run-timeout must be a whole number of milliseconds, at least 1, not 'soon'"],
     [['verify', '--target', 'x', '--token', 't', '--camera', 'c'], '--target: the target must be a URL like https://nvr.local:8443'],
-    [['verify', '--target', 'http://x', '--token', 'a b', '--camera', 'c'], '--token: the token must be one word of visible ASCII characters (no spaces)'],
+    [['verify', '--target', 'http://x', '--token', 'a b', '--camera', 'c'], '--token: the token must be one word of visible ASCII characters (no spaces, no letters like ö or é)'],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--ca', join(folder, 'none.pem')], `--ca ${join(folder, 'none.pem')}: no such file or folder`],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--out', 'f'], 'unknown flag --out'],
     [['record', '-x'], 'unknown flag -x'],

@@ -137,6 +137,34 @@ t.test('faults, latency and Prefer apply in front of the target', async t => {
   t.equal(requests.length, 1)
 })
 
+t.test('the journal names the camera and line of a proxied request, as it does a served one', async t => {
+  const { url } = await startTarget(t)
+  const proxy = await startMockNvr({ proxy: { target: url } })
+  t.teardown(() => proxy.close())
+  for (const path of ['cameras/cam-1/counting_lines', 'cameras/cam-1/counting_lines/line-1/', 'cameras/cam%2F1/counting_lines?x=1', 'cameras', 'slower/than/that']) {
+    await fetch(`${proxy.url}/nvr/v1/${path}`, { headers: AUTH })
+  }
+  t.strictSame(proxy.requests().map(entry => entry.params), [
+    { id: 'cam-1' },
+    { id: 'cam-1', line_id: 'line-1' },
+    { id: 'cam/1' },
+    {},
+    {}
+  ])
+})
+
+t.test('a fault scoped to a route or a camera applies in front of the target', async t => {
+  const { url, requests } = await startTarget(t)
+  const proxy = await startMockNvr({ proxy: { target: url } })
+  t.teardown(() => proxy.close())
+  proxy.injectFault({ status: 503, route: 'retrieve', camera: 'cam-1' })
+  t.equal((await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines/line-1`, { headers: AUTH })).status, 503)
+  t.equal((await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })).status, 200, 'another route')
+  t.equal((await fetch(`${proxy.url}/nvr/v1/cameras/cam-2/counting_lines/line-bad`, { headers: AUTH })).status, 200, 'another camera')
+  t.equal(requests.length, 2, 'the faulted request never reached the device')
+  t.match(proxy.requests()[0], { params: { id: 'cam-1', line_id: 'line-1' }, fault: 'fault-1', status: 503 })
+})
+
 t.test('--record: the valid lists and lines that passed are written at stop, atomically, merged with the file', async t => {
   const { url } = await startTarget(t)
   const folder = t.testdir({})
