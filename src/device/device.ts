@@ -111,8 +111,8 @@ export class Device {
   }
 
   #begin (port: DevicePort): void {
-    if (this.#life === undefined) return
-    const { schedule, clock, seed, log } = this.#life
+    // Every device that listens was given its life: startMockNvr and startMockFleet give each one.
+    const { schedule, clock, seed, log } = this.#life as DeviceLifeOptions
     const health = this.health as DeviceHealth
     health.begin(port)
     if (schedule.driftEvery !== undefined) {
