@@ -10,15 +10,15 @@ const RECENT_SHOWN = 20
 const AWAY_MS = 10_000
 
 /**
- * The buttons. A single mock-nvr's offline and unreachable need a `for` (the port comes back by itself);
- * a fleet device's admin API is on the control address, so it stays away until brought back.
+ * The buttons. A single mock-nvr's offline needs a `for` (the port comes back by itself); unreachable never holds
+ * the admin API, and a fleet device's admin API is on the control address, so those stay until brought back.
  */
 function actionsFor (sharesPort) {
-  const away = sharesPort ? { for: AWAY_MS } : {}
-  const awayLabel = sharesPort ? ` for ${AWAY_MS / 1000} s` : ''
   return [
-    { label: `Offline${awayLabel}`, health: { state: 'offline', ...away } },
-    { label: `Unreachable${awayLabel}`, health: { state: 'unreachable', ...away } },
+    sharesPort
+      ? { label: `Offline for ${AWAY_MS / 1000} s`, health: { state: 'offline', for: AWAY_MS } }
+      : { label: 'Offline', health: { state: 'offline' } },
+    { label: 'Unreachable', health: { state: 'unreachable' } },
     { label: 'Reboot', health: { state: 'rebooting', down: 5000, starting: 5000 } },
     { label: 'Slow (1 s an answer)', health: { state: 'slow', latency: 1000 } },
     { label: 'Online', health: { state: 'online' } }
@@ -56,7 +56,7 @@ export function healthView ({ onError, sharesPort }) {
   function show (report) {
     const text = stateText(report)
     state.dataset.state = report.state
-    state.textContent = report.listening === false && report.state !== 'offline' ? `${text}, its port taken: it stays offline` : text
+    state.textContent = report.reason === undefined ? text : `${text}: ${report.reason}; it tries again at its next change`
     until.hidden = report.until === undefined
     if (report.until !== undefined) until.textContent = `Until ${clockTime(report.until)}: then it comes back by itself${report.state === 'online' ? '' : ' (to its schedule, online without one)'}.`
     showList(next, nextNone, report.next.map(step => el('li', {}, el('time', { datetime: step.at }, clockTime(step.at)), ' ', stepText(step))))

@@ -65,6 +65,7 @@ t.test('the Health panel\'s buttons set the device\'s health; offline comes with
   const refused = page.waitForResponse(response => response.url().endsWith('/__admin/health') && response.request().method() === 'PUT')
   await actions.getByRole('button', { name: 'Offline for 10 s' }).click()
   t.equal((await refused).status(), 409)
+  await page.getByText(/The device cannot go offline here: the clock is manual/).waitFor()
   t.match(await healthOverHttp(), { state: 'online', listening: true }, 'the device stays online, its admin API reachable')
 })
 

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net'
 import t, { type Test } from 'tap'
 import type { Locator, Page } from 'playwright-core'
 import { startMockFleet } from '../src/index.js'
@@ -63,7 +64,16 @@ t.test('a tile opens that device\'s own view, where a fault is injected on that 
   await page.locator('#health-state[data-state="offline"]').waitFor()
   t.match(fleet.device('nvr-042')?.health(), { state: 'offline', listening: false })
   t.notOk('for' in (fleet.device('nvr-042')?.health() ?? {}))
+
+  // A port taken meanwhile: the device stays offline, and the panel says why.
+  const port = fleet.device('nvr-042')?.port as number
+  const squatter = createServer()
+  await new Promise<void>(resolve => squatter.listen(port, '127.0.0.1', resolve))
+  await page.getByRole('group', { name: 'Set the device\'s health' }).getByRole('button', { name: 'Online', exact: true }).click()
+  await page.getByText(`offline: port ${port} is in use by another program; it tries again at its next change`).waitFor()
+  await new Promise(resolve => squatter.close(resolve))
   await fleet.device('nvr-042')?.setHealth({ state: 'online' })
+  await page.locator('#health-state[data-state="online"]').waitFor()
 
   await page.getByRole('link', { name: '← Fleet' }).click()
   await page.locator('.tile[data-name="nvr-120"]').waitFor()
