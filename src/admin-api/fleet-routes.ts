@@ -88,7 +88,7 @@ export async function registerFleetAdmin (app: FastifyInstance, tokens: TokenPol
 
     route(fleet, '/reset', {
       POST: async (request, reply) => {
-        await Promise.all(roster.entries.map(async ({ device }) => await device.reset()))
+        await roster.reset()
         request.log.info('admin: every device reset to its start-up data, no faults, an empty journal')
         return ok(reply, null)
       }

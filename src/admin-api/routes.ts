@@ -56,6 +56,8 @@ const PORT_CLOSING_STATES: ReadonlySet<unknown> = new Set(['offline', 'rebooting
  */
 export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async function adminApi (app, { tokens, deviceOf, streamLimits, sharesDevicePort = false, manualClock, ownsClock = true }) {
   guardAdminArea(app, tokens)
+  // What the clock makes of a state that closes a port the admin API shares; nothing when it shares none.
+  const sharedPortClock = !sharesDevicePort ? undefined : manualClock === undefined ? 'real' : 'manual'
   const controlOf = (request: FastifyRequest): MockControl => deviceOf(request).control
 
   route(app, '/data', {
@@ -91,7 +93,7 @@ export const adminApi: FastifyPluginAsyncTypebox<AdminApiOptions> = async functi
     GET: (request, reply) => ok(reply, healthOf(deviceOf(request)).report()),
     PUT: async (request, reply) => {
       const health = healthOf(deviceOf(request))
-      const asked = setHealth(health, request.body, sharesDevicePort && manualClock === undefined ? 'real' : sharesDevicePort ? 'manual' : undefined)
+      const asked = setHealth(health, request.body, sharedPortClock)
       request.log.info({ health: request.body }, `admin: health set to ${asked.state}`)
       await health.settled()
       return ok(reply, health.report())

@@ -147,7 +147,8 @@ export class Device {
 
   /** The verbs of its handle, each bound to this device. */
   verbs (): DeviceVerbs {
-    const health = this.#healthOrThrow()
+    // Every device a handle is made for has its life: startMockNvr and startMockFleet give it one.
+    const health = this.health as DeviceHealth
     return {
       ...verbsOf(this.control),
       setHealth: async spec => {
@@ -159,10 +160,5 @@ export class Device {
       events: () => this.control.events.entries(),
       reset: async () => await this.reset()
     }
-  }
-
-  #healthOrThrow (): DeviceHealth {
-    // Every device a handle is made for has its life: startMockNvr and startMockFleet give it one.
-    return this.health as DeviceHealth
   }
 }

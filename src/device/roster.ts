@@ -12,6 +12,8 @@ export interface RosterEntry {
 export interface DeviceRoster {
   readonly entries: readonly RosterEntry[]
   find: (name: string) => RosterEntry | undefined
+  /** Every device back to its start; resolves once every port has followed. */
+  reset: () => Promise<void>
 }
 
 // Longer than anything waits, and the process never wakes for it: it only holds the event loop open.
