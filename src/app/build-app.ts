@@ -1,13 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import type { IncomingMessage } from 'node:http'
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type FastifyInstance, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify'
 import { adminApi, type HandClock } from '../admin-api/routes.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { registerDashboard } from '../admin-api/dashboard-page.js'
-import { healthErrorResponses } from '../openapi/response-schemas.js'
 import { adminArea, guardAreas } from '../wire/area-guard.js'
-import { isUnder } from '../contract/paths.js'
 import { registerApiPage } from '../openapi/api-page.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { answerClientError } from './client-errors.js'
@@ -15,10 +12,11 @@ import { closeConnectionsWhenDone } from './closing.js'
 import { MockControl } from '../control/mock-control.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import type { DataStore } from '../data/data-store.js'
-import { apiErrors, toApiError } from '../wire/errors.js'
-import { handleError, handleNotFound, sendApiError } from '../wire/error-handler.js'
+import { handleError, handleNotFound } from '../wire/error-handler.js'
 import { FastPath } from './fast-path.js'
-import { answerHttpEdgeCases, answerServerEdgeCases, refuseAtTheEdge } from './http-edges.js'
+import { answerHttpEdgeCases, answerServerEdgeCases } from './http-edges.js'
+import { answerFrameworkErrorOf, checkEveryRequestOf } from './request-checks.js'
+import { registerHealthz } from './healthz.js'
 import { createListenerServer, roleOf, type ListenerRole, type ServerSettings } from './http-server.js'
 import { DevicePort } from '../device/device-port.js'
 import { Device } from '../device/device.js'
@@ -132,19 +130,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     clientErrorHandler: answerClientError,
-    // A malformed URL is refused before routing, so no hook has run: apply CORS and auth here.
-    frameworkErrors: function answerFrameworkError (error, request, reply) {
-      const { device } = roleOfRequest(request)
-      device.cors.applyTo(request, reply)
-      const answer = (waitedMs: number) => {
-        sendApiError(reply, guardArea(request.url, request.headers.authorization, device.area) ?? toApiError(error))
-        // Answered before routing, so the log controller never sees it.
-        device.control.recorder.refusedBeforeRouting(request, reply.statusCode, waitedMs)
-      }
-      // Under /nvr/v1 it waits for --latency, as every answer there does.
-      if (isUnder(request.url, API_PREFIX)) device.control.faultControl.afterLatency(request.log, answer)
-      else answer(0)
-    }
+    frameworkErrors: answerFrameworkErrorOf(roleOfRequest, guardArea)
   }).withTypeProvider<TypeBoxTypeProvider>()
   // app.log is Fastify's child of the logger given: the quick request line writer is the logger's own, as is a device's.
   const writeAppRequestLine = requestLineWriter(appLogger)
@@ -181,49 +167,11 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
     app.addSchema(schema)
   }
   app.setSerializerCompiler(compileOnFirstUse(app))
-  // One hook for every request, first of all: a hook costs on every request, and these are a few checks.
-  app.addHook('onRequest', function checkEveryRequest (request, reply, done) {
-    const role = roleOfRequest(request)
-    const { device } = role
-    if (device.cors.answer(request, reply)) return
-    // A fleet's device ports serve no admin API, and its control port nothing else.
-    if (!(role.api && role.admin) && isUnder(request.url, ADMIN_PREFIX) !== role.admin) {
-      done(apiErrors.routeNotFound())
-      return
-    }
-    const refusal = refuseAtTheEdge(request, reply)
-    if (refusal === undefined) {
-      done()
-      return
-    }
-    const answer = guardArea(request.url, request.headers.authorization, device.area) ?? refusal
-    if (isUnder(request.url, API_PREFIX)) device.control.faultControl.afterLatency(request.log, () => done(answer))
-    else done(answer)
-  })
+  app.addHook('onRequest', checkEveryRequestOf(roleOfRequest, guardArea))
   const currentDocument = await registerOpenApi(app)
   await registerApiPage(app, currentDocument)
 
-  app.get('/healthz', {
-    schema: {
-      operationId: 'checkHealth',
-      summary: 'Liveness and readiness, without authentication',
-      description: 'Answers 200 once the data is loaded and the server listens, with the counts of the data served now.',
-      tags: ['Health'],
-      security: [],
-      response: {
-        200: Type.Object({
-          status: Type.Literal('ok'),
-          cameras: Type.Integer(),
-          countingLines: Type.Integer(),
-          contractViolations: Type.Optional(Type.Integer({ description: 'When proxying the target: the violations its answers held so far' }))
-        }, { description: 'Serving; the counts are of the data served now' }),
-        ...healthErrorResponses
-      }
-    }
-  }, function health (request) {
-    const { cameras, lineCount } = request.device.store.current
-    return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount, ...(proxy === undefined ? {} : { contractViolations: proxy.violationCount }) }
-  })
+  registerHealthz(app, proxy)
 
   if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX })
   else await app.register(targetProxyApi, { prefix: API_PREFIX, proxy, faults: ownDevice.control.faultControl })

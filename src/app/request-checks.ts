@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
+import type { AreaGuard } from '../wire/area-guard.js'
+import { apiErrors, toApiError } from '../wire/errors.js'
+import { sendApiError } from '../wire/error-handler.js'
+import { refuseAtTheEdge } from './http-edges.js'
+import type { ListenerRole } from './http-server.js'
+
+/** The role of the listener a request arrived on. */
+export type RoleOfRequest = (request: FastifyRequest) => ListenerRole
+
+/**
+ * The one hook for every request, first of all (a hook costs on every request, and these are a few checks): CORS,
+ * the areas a listener serves, the edges of HTTP, with the area's 401 first and --latency under /nvr/v1.
+ */
+export function checkEveryRequestOf (roleOfRequest: RoleOfRequest, guardArea: AreaGuard): onRequestHookHandler {
+  return function checkEveryRequest (request, reply, done) {
+    const role = roleOfRequest(request)
+    const { device } = role
+    if (device.cors.answer(request, reply)) return
+    // A fleet's device ports serve no admin API, and its control port nothing else.
+    if (!(role.api && role.admin) && isUnder(request.url, ADMIN_PREFIX) !== role.admin) {
+      done(apiErrors.routeNotFound())
+      return
+    }
+    const refusal = refuseAtTheEdge(request, reply)
+    if (refusal === undefined) {
+      done()
+      return
+    }
+    const answer = guardArea(request.url, request.headers.authorization, device.area) ?? refusal
+    if (isUnder(request.url, API_PREFIX)) device.control.faultControl.afterLatency(request.log, () => done(answer))
+    else done(answer)
+  }
+}
+
+/** A malformed URL is refused before routing, so no hook has run: CORS and the area's bearer check are applied here. */
+export function answerFrameworkErrorOf (roleOfRequest: RoleOfRequest, guardArea: AreaGuard) {
+  return function answerFrameworkError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+    const { device } = roleOfRequest(request)
+    device.cors.applyTo(request, reply)
+    const answer = (waitedMs: number) => {
+      sendApiError(reply, guardArea(request.url, request.headers.authorization, device.area) ?? toApiError(error))
+      // Answered before routing, so the log controller never sees it.
+      device.control.recorder.refusedBeforeRouting(request, reply.statusCode, waitedMs)
+    }
+    // Under /nvr/v1 it waits for --latency, as every answer there does.
+    if (isUnder(request.url, API_PREFIX)) device.control.faultControl.afterLatency(request.log, answer)
+    else answer(0)
+  }
+}
