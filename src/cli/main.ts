@@ -1,6 +1,6 @@
 import { givenBy, helpText, parseCli, UsageError, type CliCommand } from './args.js'
 import { isTargetCommand } from './target-args.js'
-import { unknownVariable } from './variables.js'
+import { unknownVariables } from './variables.js'
 import { isWildcardHost } from '../util/listen-address.js'
 import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
@@ -34,8 +34,9 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   const [first, ...rest] = argv
   // --help and --version read no environment, so they answer in any; every other command first refuses a
   // misspelt variable, which would otherwise be ignored (MOCK_NVR_TOKEN for MOCK_NVR_TOKENS: any token accepted).
-  const unknown = argv.some(arg => HELP_AND_VERSION.has(arg)) ? undefined : unknownVariable(io.env)
-  if (unknown !== undefined) return fail(io, EXIT_USAGE, `${sentence(unknown)} Run mock-nvr --help for the flags and their variables.`)
+  const { misspelt, warnings } = argv.some(arg => HELP_AND_VERSION.has(arg)) ? { warnings: [] } : unknownVariables(io.env)
+  if (misspelt !== undefined) return fail(io, EXIT_USAGE, `${sentence(misspelt)} Run mock-nvr --help for the flags and their variables.`)
+  for (const warning of warnings) io.stderr.write(`mock-nvr: ${warning}\n`)
   // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
   if (isTargetCommand(first)) {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */

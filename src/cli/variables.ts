@@ -1,7 +1,7 @@
 import { CLI_OPTIONS, envName } from './args.js'
 import { TARGET_COMMAND_VARIABLES } from './target-token.js'
 
-/** The environment's namespace: every variable named so is one mock-nvr reads, or a mistake. */
+/** The environment's namespace: every variable named so is one mock-nvr reads, a misspelling, or a suite's own. */
 export const VARIABLE_PREFIX = 'MOCK_NVR_'
 
 /**
@@ -10,16 +10,28 @@ export const VARIABLE_PREFIX = 'MOCK_NVR_'
  */
 export const KNOWN_VARIABLES: ReadonlySet<string> = new Set([...CLI_OPTIONS.map(envName), ...TARGET_COMMAND_VARIABLES])
 
+/** What the mock-nvr namespace of an environment holds that mock-nvr does not read. */
+export interface UnknownVariables {
+  /** The sentence refusing the first variable close to a known one, with the name it most likely meant. */
+  misspelt?: string
+  /** One line for each other unknown variable: a suite's own (MOCK_NVR_URL), which mock-nvr leaves alone. */
+  warnings: string[]
+}
+
 /**
- * The sentence refusing the first variable of the mock-nvr namespace that mock-nvr does not read, with the known
- * name it most likely meant; undefined when there is none. Such a variable is a misspelling: `MOCK_NVR_TOKEN` for
- * `MOCK_NVR_TOKENS` would otherwise leave the mock accepting any token.
+ * Sorts the unknown variables of the mock-nvr namespace. One close to a known name is a misspelling, refused:
+ * `MOCK_NVR_TOKEN` for `MOCK_NVR_TOKENS` would otherwise leave the mock accepting any token. Any other is a
+ * suite's own, such as the URL it tells its tests, and is only warned of.
  */
-export function unknownVariable (env: NodeJS.ProcessEnv): string | undefined {
-  const unknown = Object.keys(env).filter(name => name.startsWith(VARIABLE_PREFIX) && !KNOWN_VARIABLES.has(name)).sort()[0]
-  if (unknown === undefined) return undefined
-  const closest = closestKnown(unknown)
-  return `unknown variable ${unknown}: ${closest === undefined ? 'mock-nvr reads no such variable; unset it' : `did you mean ${closest}?`}`
+export function unknownVariables (env: NodeJS.ProcessEnv): UnknownVariables {
+  const unknown = Object.keys(env).filter(name => name.startsWith(VARIABLE_PREFIX) && !KNOWN_VARIABLES.has(name)).sort()
+  const warnings: string[] = []
+  for (const name of unknown) {
+    const closest = closestKnown(name)
+    if (closest !== undefined) return { misspelt: `unknown variable ${name}: did you mean ${closest}?`, warnings: [] }
+    warnings.push(`warning: ${name} is not a variable mock-nvr reads; it is left alone`)
+  }
+  return { warnings }
 }
 
 function closestKnown (name: string): string | undefined {
@@ -30,7 +42,6 @@ function closestKnown (name: string): string | undefined {
   // Beyond a third of the name changed, a suggestion is a guess that misleads more than it helps.
   return distance <= Math.max(2, Math.floor(suffix.length / 3)) ? closest : undefined
 }
-
 /** Edits (insert, delete, replace, swap two neighbours) that turn one word into the other. */
 export function editDistance (a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : j === 0 ? i : 0))
