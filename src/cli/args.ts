@@ -3,7 +3,7 @@ import type { TInteger } from '@sinclair/typebox'
 import { parseDelay } from '../util/delay.js'
 import { parseGenerateSize } from '../data/generate-size.js'
 import type { ScopedToken } from '../contract/schemas.js'
-import { findProblem, LIBRARY_DEFAULTS } from '../config/options.js'
+import { findProblems, LIBRARY_DEFAULTS } from '../config/options.js'
 import { LOG_LEVELS, OptionsSchema, type ResolvedOptions } from '../config/options-schema.js'
 
 type OptionKind = 'integer' | 'fraction' | 'string' | 'list' | 'scopes' | 'switch' | 'size' | 'delay'
@@ -144,7 +144,7 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
     }
   }
   // The library's own checks, in the user's words: what they set by the name they used, anything else by its flag.
-  const problem = findProblem({ ...DEFAULTS, ...options })
+  const [problem] = findProblems({ ...DEFAULTS, ...options })
   if (problem !== undefined) throw new UsageError(problem.sentence(problem.keys.map(key => sources.get(key) ?? `--${(BY_KEY.get(key) as CliOption).flag}`), value => `'${String(value)}'`))
   return { command, options }
 }
@@ -219,7 +219,7 @@ function convert (option: CliOption, raw: FlagValue, source: string): unknown {
     case 'delay': {
       const range = parseDelay(raw as string)
       if (typeof range === 'string') throw new UsageError(`${source} ${range}`)
-      return range.min === range.max ? range.min : range
+      return range
     }
     case 'fraction': {
       const text = raw as string

@@ -9,6 +9,10 @@ import { ListenError, UNRESOLVED_HOST_CODES } from '../start/listen-error.js'
 export function describeStartFailure (error: unknown, hostGivenBy = '--host'): string {
   if (error instanceof FixtureError || error instanceof ScheduleFileError) return error.message
   if ((error as Error).name === 'FleetListenError') return `cannot listen: ${(error as Error).message}`
-  if (error instanceof ListenError) return UNRESOLVED_HOST_CODES.has(error.code) ? `${error.problem} given by ${hostGivenBy}` : error.message
+  if (error instanceof ListenError) {
+    if (UNRESOLVED_HOST_CODES.has(error.code)) return `${error.problem} given by ${hostGivenBy}`
+    // The library's option, in the CLI's words: controlPort is --control-port.
+    return error.option === 'controlPort' ? `cannot listen: ${error.problem}; choose another port with --control-port` : error.message
+  }
   return `cannot start: ${(error as Error).message}`
 }

@@ -29,6 +29,8 @@ export function combinationProblem (options: ResolvedOptions): OptionsProblem | 
   if (generate !== undefined && options.fixtures !== undefined) {
     return together(['generate', 'fixtures'], (a, b) => `${a} cannot be combined with ${b}: generated data is served instead of fixture files`)
   }
+  const edge = options.devices === undefined ? undefined : portRangeProblem(options.port, options.devices, 'devices')
+  if (edge !== undefined) return edge
   if (options.devices !== undefined && options.fleet !== undefined) {
     return together(['devices', 'fleet'], (a, b) => `${a} cannot be combined with ${b}: the fleet file lists the devices`)
   }
@@ -44,4 +46,18 @@ export function combinationProblem (options: ResolvedOptions): OptionsProblem | 
     return together(['watch', 'generate'], (a, b) => `${a} cannot be combined with ${b}: only fixture files can be watched`)
   }
   return undefined
+}
+
+/** The highest port a device may have. */
+export const LAST_PORT = 65535
+
+/**
+ * A fleet whose ports, from `port` one per device, would pass 65535; `countKey` is the option that says how many
+ * devices (devices on the CLI, count or devices in the library), so the message names what the user gave.
+ */
+export function portRangeProblem (port: number, count: number, countKey: string): OptionsProblem | undefined {
+  const last = port + count - 1
+  if (port === 0 || last <= LAST_PORT) return undefined
+  return together(['port', countKey], (first, devices) =>
+    `${first} ${port} with ${devices} ${count} would put the last device on port ${last}: a fleet's ports must stay within ${LAST_PORT}, so from port ${port} at most ${LAST_PORT + 1 - port} devices`)
 }

@@ -1,9 +1,12 @@
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import type { TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import { toDelayRange, type Delay } from '../util/delay.js'
 import { ANY_ORIGIN, describeNonOrigin } from '../wire/origin.js'
-import { TOKEN_RULE } from '../util/token-characters.js'
+import { parseGenerateSize } from '../data/generate-size.js'
+import { problemsOfHealth } from '../health/health-spec.js'
+import { minItemsRule, patternRule, type ValueProblem } from '../util/value-errors.js'
 
 /**
  * One thing wrong with the options. The sentence is put together by the caller's naming: a library caller
@@ -16,29 +19,50 @@ export interface OptionsProblem {
   path: string
   /** The sentence, given a name for each key and a way to quote a value. */
   sentence: (names: readonly string[], quote: (value: unknown) => string) => string
+  /** For a problem of one value: what follows its name, as a file's problem at its JSON path says it. */
+  detail?: (quote: (value: unknown) => string) => string
 }
 
 /** Options whose values never appear in a message. */
 export const SECRET_OPTIONS: ReadonlySet<string> = new Set(['tokens', 'scopedTokens', 'adminToken'])
 
+// Errors whose value says nothing more: an empty string, an empty list.
+const UNQUOTED: ReadonlySet<ValueErrorType> = new Set([ValueErrorType.StringMinLength, ValueErrorType.ArrayMinItems])
+
 /** What options are checked for once their schema passes: a problem of theirs, or undefined. */
 export type OptionsCheck<T> = (options: T) => OptionsProblem | undefined
 
 /**
- * The first problem of the options, undefined when there is none: the schema's checks first, then what it cannot
- * say of one value (a range's order, origins), then `combination` (options that go, or never go, together).
- * No Node built-in here: the MSW handlers check their options with it in a browser.
+ * Every problem of the options: the schema's, one per JSON path; then, for the options the schema passed, what it
+ * cannot say of one value (a range's order, a size's text, a health, origins); then, when there is no other,
+ * `combination`'s (options that go, or never go, together). No Node built-in here: the MSW handlers check their
+ * options with it in a browser.
  */
+export function listOptionsProblems<T extends object> (check: TypeCheck<TSchema>, options: T, combination?: OptionsCheck<T>): OptionsProblem[] {
+  const problems = schemaProblems(check, options)
+  problems.push(...valueProblems(options as Record<string, unknown>, new Set(problems.map(problem => problem.keys[0] as string))))
+  const combined = problems.length === 0 ? combination?.(options) : undefined
+  return combined === undefined ? problems : [combined]
+}
+
+/** The first problem of the options (listOptionsProblems), undefined when there is none. */
 export function findOptionsProblem<T extends object> (check: TypeCheck<TSchema>, options: T, combination?: OptionsCheck<T>): OptionsProblem | undefined {
-  const error = check.Errors(options).First()
-  if (error !== undefined) return schemaProblem(error)
-  return valueProblem(options) ?? combination?.(options)
+  return listOptionsProblems(check, options, combination)[0]
+}
+
+/**
+ * The problems of the settings at `/key/index`, a fleet's device, beyond its schema's: named under `key` (option
+ * devices[2].latency, or /devices/2/latency in a file). `wrong` are its fields the schema refused already.
+ */
+export function nestedValueProblems (settings: Record<string, unknown>, key: string, index: number, wrong: ReadonlySet<string>): OptionsProblem[] {
+  return valueProblems(settings, wrong).map(problem => ({ ...problem, keys: [key, ...problem.keys.slice(1)], path: `/${index}/${problem.keys[0] as string}${problem.path}` }))
 }
 
 /** Options that cannot be used; the message names each option by its key, as the caller passed it. */
 export class OptionsError extends Error {
-  constructor (messageOrProblem: string | OptionsProblem) {
-    super(typeof messageOrProblem === 'string' ? messageOrProblem : describeForLibrary(messageOrProblem))
+  /** Every problem, one line of the message each. */
+  constructor (messageOrProblems: string | OptionsProblem | readonly OptionsProblem[]) {
+    super(typeof messageOrProblems === 'string' ? messageOrProblems : [messageOrProblems].flat().map(describeForLibrary).join('\n'))
     this.name = 'OptionsError'
   }
 }
@@ -53,20 +77,43 @@ function schemaProblem (error: ValueError): OptionsProblem {
   const [, key = '', ...rest] = error.path.split('/')
   const path = rest.map(part => `/${part}`).join('')
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
-    return { keys: [key], path: '', sentence: ([name]) => `${name as string} is not known` }
+    // At the top, an option nobody offers; deeper (a fleet's device), a field of it.
+    if (rest.length === 0) return { keys: [key], path: '', sentence: ([name]) => `${name as string} is not known`, detail: () => 'is not known' }
+    return fieldProblem(key, path, 'is not a known field')
   }
   const message = describeSchemaError(error)
-  const shown = SECRET_OPTIONS.has(key) || error.type === ValueErrorType.StringMinLength ? undefined : error.value
+  const shown = [key, ...rest].some(part => SECRET_OPTIONS.has(part) || part === 'token') || UNQUOTED.has(error.type) ? undefined : error.value
   return fieldProblem(key, path, message, shown)
+}
+
+// An object given to a union that takes one object form (generate's { cameras, linesPerCamera }): that form's
+// own first error says more than the union's description.
+function objectMemberError (error: ValueError): ValueError | undefined {
+  if (error.type !== ValueErrorType.Union || typeof error.value !== 'object' || error.value === null) return undefined
+  const member = (error.schema.anyOf as TSchema[]).find(schema => schema.type === 'object')
+  if (member === undefined) return undefined
+  // The union refused the value, so its object form refuses it too.
+  const inner = Value.Errors(member, error.value).First() as ValueError
+  return { ...inner, path: `${error.path}${inner.path}` }
 }
 
 /** A problem of one option's value: "NAME must be …, not VALUE", the value left out when undefined. */
 export function fieldProblem (key: string, path: string, message: string, value?: unknown, hint?: string): OptionsProblem {
-  return {
-    keys: [key],
-    path,
-    sentence: ([name], quote) => `${name as string} ${message}${value === undefined ? '' : `, not ${quote(value)}`}${hint === undefined ? '' : `; ${hint}`}`
+  const detail = (quote: (value: unknown) => string): string => `${message}${value === undefined ? '' : `, not ${quote(value)}`}${hint === undefined ? '' : `; ${hint}`}`
+  return { keys: [key], path, sentence: ([name], quote) => `${name as string} ${detail(quote)}`, detail }
+}
+
+/** Every problem TypeBox finds in options, one per JSON path, each as the options' checks word it. */
+export function schemaProblems (check: TypeCheck<TSchema>, value: unknown): OptionsProblem[] {
+  const seen = new Set<string>()
+  const problems: OptionsProblem[] = []
+  for (const error of check.Errors(value)) {
+    // TypeBox may report one spot twice (a missing field is also "not a string"); the first is the clearest.
+    if (seen.has(error.path)) continue
+    seen.add(error.path)
+    problems.push(schemaProblem(objectMemberError(error) ?? error))
   }
+  return problems
 }
 
 function describeSchemaError ({ type, schema }: ValueError): string {
@@ -79,10 +126,10 @@ function describeSchemaError ({ type, schema }: ValueError): string {
     case ValueErrorType.NumberMaximum: return `must be a number from ${String(schema.minimum)} to ${String(schema.maximum)}`
     case ValueErrorType.String: return 'must be a string'
     case ValueErrorType.StringMinLength: return 'must not be empty'
-    // The options' one pattern: a token's.
-    case ValueErrorType.StringPattern: return TOKEN_RULE
+    case ValueErrorType.StringPattern: return patternRule(schema as { pattern?: string })
+    case ValueErrorType.ArrayMinItems: return minItemsRule(schema as { minItems?: number })
     case ValueErrorType.Boolean: return 'must be true or false'
-    case ValueErrorType.Array: return 'must be an array of strings'
+    case ValueErrorType.Array: return `must be an array${(schema.items as { type?: unknown } | undefined)?.type === 'string' ? ' of strings' : ''}`
     case ValueErrorType.Object: return 'must be an object'
     case ValueErrorType.ObjectRequiredProperty: return 'is missing'
     // A union's own description says what it takes; its members' errors would each tell only half.
@@ -92,11 +139,18 @@ function describeSchemaError ({ type, schema }: ValueError): string {
   }
 }
 
-// What the schema cannot say of one value: a range's order, and origins that would never match.
-function valueProblem ({ latency, corsOrigins }: { latency?: Delay, corsOrigins?: readonly string[] }): OptionsProblem | undefined {
-  const range = latency === undefined ? undefined : toDelayRange(latency)
-  if (typeof range === 'string') return fieldProblem('latency', '', range)
-  return corsOrigins === undefined ? undefined : originProblem(corsOrigins)
+// What the schema cannot say of one value: a range's order, a size's text, a health's shape, origins that never match.
+function valueProblems (options: Record<string, unknown>, wrong: ReadonlySet<string>): OptionsProblem[] {
+  const given = (key: string): boolean => options[key] !== undefined && !wrong.has(key)
+  const problems: OptionsProblem[] = []
+  const range = given('latency') ? toDelayRange(options.latency as Delay) : undefined
+  if (typeof range === 'string') problems.push(fieldProblem('latency', '', range))
+  const size = given('generate') && typeof options.generate === 'string' ? parseGenerateSize(options.generate) : undefined
+  if (typeof size === 'string') problems.push(fieldProblem('generate', '', size))
+  if (given('health')) problems.push(...problemsOfHealth(options.health).map(({ path, message }) => fieldProblem('health', path, message)))
+  const origin = given('corsOrigins') ? originProblem(options.corsOrigins as readonly string[]) : undefined
+  if (origin !== undefined) problems.push(origin)
+  return problems
 }
 
 function originProblem (origins: readonly string[]): OptionsProblem | undefined {
@@ -111,6 +165,12 @@ function originProblem (origins: readonly string[]): OptionsProblem | undefined 
     }
   }
   return undefined
+}
+
+/** A problem as a file's problem: the JSON path of the first key, and what is wrong there, values quoted as JSON. */
+export function asFileProblem ({ keys, path, sentence, detail }: OptionsProblem): ValueProblem {
+  const quote = (value: unknown): string => JSON.stringify(value)
+  return { path: `/${keys[0] as string}${path}`, message: detail?.(quote) ?? sentence(keys.map(key => `/${key}`), quote) }
 }
 
 /** A problem of two options given together, or one given without the other. */

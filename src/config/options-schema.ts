@@ -1,10 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox'
-import { GenerateSizeSchema } from '../data/generate-size.js'
-import { SharedOptionSchemas } from './shared-options.js'
-import { MAX_TIMER_MS } from '../util/delay.js'
+import { Type, type Static, type StaticDecode } from '@sinclair/typebox'
 import { TokenSchema } from '../contract/schemas.js'
+import { DeviceSettingsSchema } from './device-settings.js'
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const LevelLiterals = [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')] as const
+/** pino's levels, and silent. */
+export const LOG_LEVELS = LevelLiterals.map(literal => literal.const)
 
 /** The most devices one fleet starts. */
 export const MAX_FLEET_DEVICES = 20_000
@@ -18,7 +18,13 @@ export const DEFAULT_MAX_HEADER_SIZE = 65536
 /** Requests a device's journal keeps by default (--journal-size); older ones are dropped first. */
 export const DEFAULT_JOURNAL_SIZE = 1000
 
+/** The device settings every device has a value of, once defaults are filled in. */
+const FilledSettings = Type.Required(Type.Pick(DeviceSettingsSchema, ['tokens', 'scopedTokens', 'corsOrigins', 'seed']))
+
+/** The server's options: a device's settings (device-settings.ts), and what only a server or a fleet has. */
 export const OptionsSchema = Type.Object({
+  ...DeviceSettingsSchema.properties,
+  ...FilledSettings.properties,
   /** TCP port to listen on; 0 picks a free one. */
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   /** Interface to listen on. */
@@ -29,17 +35,10 @@ export const OptionsSchema = Type.Object({
   tlsKey: Type.Optional(Type.String({ minLength: 1 })),
   /** Serve HTTPS with a certificate generated at start for localhost, 127.0.0.1, ::1, this machine's name and the host. */
   tlsSelfSigned: Type.Boolean(),
-  /** A fixture file or a folder of them; the bundled demo data when absent. */
-  fixtures: Type.Optional(Type.String({ minLength: 1 })),
-  tokens: SharedOptionSchemas.tokens,
-  scopedTokens: SharedOptionSchemas.scopedTokens,
-  rateLimit: Type.Optional(SharedOptionSchemas.rateLimit),
-  corsOrigins: SharedOptionSchemas.corsOrigins,
   /** pino level, or silent. */
-  logLevel: Type.Union(LOG_LEVELS.map(level => Type.Literal(level)), { description: `one of ${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1) as string}` }),
+  logLevel: Type.Union([...LevelLiterals], { description: `one of ${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1) as string}` }),
   /** Human-readable logs instead of JSON lines. */
   prettyLogs: Type.Boolean(),
-  seed: SharedOptionSchemas.seed,
   /** Largest request line plus headers, in bytes; it also bounds how long an id in the path can be. */
   maxHeaderSize: Type.Integer({ minimum: 8192, maximum: 1048576 }),
   /** Milliseconds a client has to send the request line and headers (a longer request time-out is shortened to it); 0 for no limit. */
@@ -52,19 +51,14 @@ export const OptionsSchema = Type.Object({
   maxConnections: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
   /** Reload the fixtures when they change on disk; a bad edit is logged and the last good data kept. */
   watch: Type.Boolean(),
-  /** Serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see seed). */
-  generate: Type.Optional(GenerateSizeSchema),
   /** Bearer token of the admin API under /__admin/; without it the admin API is off. */
   adminToken: Type.Optional(TokenSchema),
-  latency: SharedOptionSchemas.latency,
   /** Let a request ask for its own fault with `Prefer: code=503` or `Prefer: delay=800`. */
   allowPrefer: Type.Boolean(),
   /** How many requests the journal keeps, the oldest dropped first; 0 keeps none. */
   journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-  /** A JSON file of the device's schedule: { "health": steps or a pattern, "drift": { "every": ms } }. */
+  /** A JSON file of the device's schedule: { "health": a state, steps or a pattern, "drift": ms }, as health and drift. */
   schedule: Type.Optional(Type.String({ minLength: 1 })),
-  /** Edit the data every this many milliseconds, seeded: a line renamed, moved, added or removed. */
-  drift: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS })),
   /** The schedules' clock: the machine's, or a manual one that moves only when told (advance). */
   clock: Type.Union([Type.Literal('real'), Type.Literal('manual')], { description: '"real" or "manual"' }),
   /** A fleet: this many devices, nvr-001 …, on port … port+N−1 (startMockFleet's count). */
@@ -80,4 +74,7 @@ export const OptionsSchema = Type.Object({
   /** A fleet: this share of its devices, chosen by the seed, flaps (up 5 s, down 5 s, each at its own phase). */
   flappingFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 }))
 }, { additionalProperties: false })
-export type ResolvedOptions = Static<typeof OptionsSchema>
+/** The options as given, every one of them. */
+export type GivenOptions = Static<typeof OptionsSchema>
+/** The options once checked and read: latency a range, generated data a size. */
+export type ResolvedOptions = StaticDecode<typeof OptionsSchema>

@@ -1,10 +1,11 @@
 import { Type, type Static, type TLiteral } from '@sinclair/typebox'
 import { TOKEN_PATTERN } from '../util/token-characters.js'
+import { TIMESTAMP_PATTERN } from '../util/timestamp-pattern.js'
 
 /** Longest id a fixture may hold; every such id stays reachable through the URL (see limits.ts). */
 export const MAX_ID_LENGTH = 1024
 
-export const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$'
+export { TIMESTAMP_PATTERN }
 
 export const IdSchema = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })
 

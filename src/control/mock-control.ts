@@ -5,17 +5,16 @@ import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry } from './journal.js'
 import { RequestRecorder } from './request-recorder.js'
 import { DeviceEvents } from './device-events.js'
-import { ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
+import { RateLimitSchema, ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
 import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control-verbs.js'
 import { RateLimiter } from '../contract/rate-limit.js'
 import { mergeScopes, ScopedTokensError, type ScopeHolder } from '../contract/scoped-tokens.js'
 import { OptionsError } from '../config/option-problems.js'
-import { SharedOptionSchemas } from '../config/shared-options.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 
 const checkScopedTokens = TypeCompiler.Compile(ScopedTokensSchema)
-const checkRateLimit = TypeCompiler.Compile(SharedOptionSchemas.rateLimit)
+const checkRateLimit = TypeCompiler.Compile(RateLimitSchema)
 import { apiErrors } from '../wire/errors.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */

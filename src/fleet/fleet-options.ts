@@ -1,37 +1,16 @@
-import type { GenerateSize } from '../data/generate-size.js'
+import { Type } from '@sinclair/typebox'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/options.js'
-import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js'
-import type { Delay } from '../util/delay.js'
+import { FLEET_OPTIONS, MAX_FLEET_DEVICES, type ResolvedOptions } from '../config/options-schema.js'
+import type { DeviceSettings, FleetDeviceOptions } from '../config/device-settings.js'
+import { devicesProblems } from '../config/fleet-problems.js'
+import { portRangeProblem } from '../config/combination-problems.js'
+import { schemaProblems, together } from '../config/option-problems.js'
 import { deviceName, deviceSeed } from './device-names.js'
-import type { HealthOption } from '../health/health-spec.js'
 import { plansByFraction } from '../health/fractions.js'
 
-/** What each device of a fleet may set for itself; a fleet file's top level sets them for every device. */
-export interface DeviceSettings {
-  /** A fixture file or folder; devices with the same one share its data (prepared once). */
-  fixtures?: string
-  /** Generated data; each device's own, from `seed`, or else from a seed derived from the fleet's seed and its name. */
-  generate?: GenerateSize
-  seed?: number
-  tokens?: string[]
-  /** Tokens that see only some cameras, as startMockNvr's scopedTokens option. */
-  scopedTokens?: Array<{ token: string, cameras: string[] }>
-  latency?: Delay
-  /** Requests per second per token, as startMockNvr's rateLimit option. */
-  rateLimit?: number
-  /** Its health over time: a state from the start, steps or a pattern (docs/device-health.md). */
-  health?: HealthOption
-  /** Edit its data every this many milliseconds. */
-  drift?: number
-}
-
-/** One device of a fleet. */
-export interface FleetDeviceOptions extends DeviceSettings {
-  /** Letters, digits, '.', '_' and '-': it is a path segment of the admin API. */
-  name: string
-  /** Its port; by default the fleet's port plus its place, or a free one under port 0. */
-  port?: number
-}
+/** What each device of a fleet may set for itself, and one device of a fleet: declared once, in config/device-settings.ts. */
+export type { DeviceSettings, FleetDeviceOptions }
 
 /** What startMockFleet takes: the options every device shares (as startMockNvr's), and count or devices, not both. */
 export type FleetOptions = FleetSharedOptions & FleetDevices
@@ -69,42 +48,48 @@ export interface DevicePlan {
   dataKey: string
 }
 
-/** The devices a fleet's options ask for, each with its options checked (a problem names the device). */
+const checkCount = TypeCompiler.Compile(Type.Object({ count: Type.Integer({ minimum: 1, maximum: MAX_FLEET_DEVICES }) }))
+
+/** The devices a fleet's options ask for, each with its options checked: every problem of the list at once. */
 export function planDevices ({ count, devices, ...shared }: FleetOptions): DevicePlan[] {
-  const listed: FleetDeviceOptions[] | undefined = devices ?? (count === undefined ? undefined : Array.from({ length: count }, (_, index) => ({ name: deviceName(index) })))
-  if (listed === undefined || listed.length === 0) throw new OptionsError('a fleet needs count or devices: how many devices, or which')
-  if (count !== undefined && devices !== undefined) throw new OptionsError('option count cannot be combined with option devices: give one')
+  if (count !== undefined && devices !== undefined) throw new OptionsError(together(['count', 'devices'], (a, b) => `${a} cannot be combined with ${b}: give one`))
+  if (count === undefined && devices === undefined) throw new OptionsError('a fleet needs count or devices: how many devices, or which')
+  const problems = devices === undefined ? schemaProblems(checkCount, { count }) : devicesProblems(devices)
+  if (problems.length > 0) throw new OptionsError(problems)
+  const listed: FleetDeviceOptions[] = devices ?? Array.from({ length: count as number }, (_, index) => ({ name: deviceName(index) }))
   const base = resolveOptions(withoutHooks(shared))
   // The fractions are the fleet's own options: checked as such (devices marks the options as a fleet's).
   const { offlineFraction, flappingFraction } = shared
   resolveOptions({ devices: 1, ...(offlineFraction === undefined ? {} : { offlineFraction }), ...(flappingFraction === undefined ? {} : { flappingFraction }) })
+  // A device without a port of its own takes the fleet's port plus its place.
+  const edge = portRangeProblem(base.port, listed.findLastIndex(device => device.port === undefined) + 1, devices === undefined ? 'count' : 'devices')
+  if (edge !== undefined) throw new OptionsError(edge)
   const byFraction = plansByFraction(listed.filter(device => device.health === undefined).map(device => device.name), base.seed, { offline: shared.offlineFraction, flapping: shared.flappingFraction })
-  const names = new Set<string>()
-  return listed.map((device, index) => {
-    if (names.has(device.name)) throw new OptionsError(`device ${device.name} is named twice: each device needs a name of its own`)
-    names.add(device.name)
-    const port = device.port ?? (base.port === 0 ? 0 : base.port + index)
-    if (port > 65535) throw new OptionsError(`device ${device.name} would listen on port ${port}: the fleet's port plus ${listed.length} devices must stay within 65535`)
-    const ownData = device.fixtures !== undefined || device.generate !== undefined
-    const generate = ownData ? device.generate : base.generate
-    const fixtures = ownData ? device.fixtures : base.fixtures
-    const input: MockNvrOptions = {
-      ...withoutHooks(shared),
-      port,
-      ...defined({ tokens: device.tokens, latency: device.latency, scopedTokens: device.scopedTokens, rateLimit: device.rateLimit, health: device.health ?? byFraction.get(device.name), drift: device.drift }),
-      generate,
-      fixtures,
-      seed: generate === undefined ? device.seed ?? base.seed : device.seed ?? deviceSeed(base.seed, device.name)
-    }
-    let options: ResolvedOptions
-    try {
-      options = resolveOptions(input)
-    } catch (error) {
-      throw new OptionsError(`device ${device.name}: ${(error as Error).message}`)
-    }
-    const dataKey = generate !== undefined ? `generated:${device.name}` : fixtures !== undefined ? `fixtures:${fixtures}` : shared.data !== undefined ? 'data' : 'bundled'
-    return { name: device.name, options, dataKey }
-  })
+  return listed.map((device, index) => planDevice(device, index, shared, base, byFraction))
+}
+
+function planDevice ({ name, port: ownPort, ...settings }: FleetDeviceOptions, index: number, shared: FleetSharedOptions, base: ResolvedOptions, byFraction: ReadonlyMap<string, DeviceSettings['health']>): DevicePlan {
+  const port = ownPort ?? (base.port === 0 ? 0 : base.port + index)
+  const ownData = settings.fixtures !== undefined || settings.generate !== undefined
+  const generate = ownData ? settings.generate : base.generate
+  const fixtures = ownData ? settings.fixtures : base.fixtures
+  const input: MockNvrOptions = {
+    ...withoutHooks(shared),
+    ...defined({ ...settings, health: settings.health ?? byFraction.get(name) }),
+    port,
+    generate,
+    fixtures,
+    seed: generate === undefined ? settings.seed ?? base.seed : settings.seed ?? deviceSeed(base.seed, name)
+  }
+  let options: ResolvedOptions
+  try {
+    options = resolveOptions(input)
+  } catch (error) {
+    // What only the device and the shared options together get wrong (its token is the admin token).
+    throw new OptionsError(`device ${name}: ${(error as Error).message}`)
+  }
+  const dataKey = generate !== undefined ? `generated:${name}` : fixtures !== undefined ? `fixtures:${fixtures}` : shared.data !== undefined ? 'data' : 'bundled'
+  return { name, options, dataKey }
 }
 
 /** The fleet's control port: the one given, else the fleet's port − 1, or a free one under port 0. */

@@ -16,7 +16,7 @@ import { createLogger, deviceLogger, logsWritten } from '../logging/logger.js'
 import { deviceState } from '../start/device-state.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import { baseUrl } from '../util/listen-address.js'
-import { describeListenError } from '../start/listen-error.js'
+import { describeControlListenError } from '../start/listen-error.js'
 import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from './fleet-options.js'
 import { writeManifest } from './manifest.js'
 import { loadDeviceSchedule } from '../start/device-schedule.js'
@@ -86,7 +86,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const ports = devices.map((device, index) => addListener({ device, api: true, admin: false, log: logs[index] as FastifyBaseLogger }))
   try {
     await app.ready()
-    const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host).catch((error: unknown) => { throw describeListenError(error, shared.host, controlPort) }), protocol)
+    const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host).catch((error: unknown) => { throw describeControlListenError(error, shared.host, controlPort) }), protocol)
     input.onControlListening?.(controlUrl)
     await listenAll(devices, ports, plans, shared.host)
     devices.forEach((device, index) => { roster.add(device, baseUrl(shared.host, (ports[index] as DevicePort).port, protocol)) })

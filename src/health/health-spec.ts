@@ -1,4 +1,4 @@
-import { Type, type TObject } from '@sinclair/typebox'
+import { Type, type TObject, type TUnsafe } from '@sinclair/typebox'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { formatValueProblem, listValueProblems, type ValueProblem } from '../util/value-errors.js'
 import { Duration, HEALTH_STATE_NAMES, HEALTH_STATES, PositiveDuration, stateSchema, type HealthSpec, type HealthStateName, type HealthStateRow } from './health-states.js'
@@ -30,12 +30,13 @@ export type HealthPlan = HealthStep[] | HealthPattern
 /** A device's health as startMockNvr's `health` takes it: a state from the start, or a plan. */
 export type HealthOption = HealthSpec | HealthPlan
 
-/** A device's schedule: its health over time, and how often its data is edited. */
-export interface Schedule {
-  health?: HealthPlan
-  /** Edit the data every `every` ms. */
-  drift?: { every: number }
-}
+/**
+ * A device's health as every surface takes it (library, fleet file, schedule file): a state from the start, steps
+ * or a pattern. Its shape depends on `state` and `pattern`, so problemsOfHealth checks it, row by row.
+ */
+export const HealthOptionSchema: TUnsafe<HealthOption> = Type.Unsafe<HealthOption>(Type.Unknown({
+  description: 'a state ({ "state": … }), steps ([{ "at", "state", … }]) or a pattern ({ "pattern": "flapping" | "reboot", … })'
+}))
 
 /** A health state, step or schedule that cannot be used; `problems` names each JSON path and what is wrong. */
 export class HealthSpecError extends Error {
@@ -57,26 +58,21 @@ const PATTERN_CHECKS: Record<string, TypeCheck<TObject>> = {
   flapping: TypeCompiler.Compile(Type.Object({ pattern: Type.Literal('flapping'), up: PositiveDuration, down: PositiveDuration, phase }, { additionalProperties: false })),
   reboot: TypeCompiler.Compile(Type.Object({ pattern: Type.Literal('reboot'), every: PositiveDuration, down: Duration, starting: Duration, phase }, { additionalProperties: false }))
 }
-const driftCheck = TypeCompiler.Compile(Type.Object({ every: PositiveDuration }, { additionalProperties: false }))
-const scheduleFields = new Set(['health', 'drift'])
 
 /** Checks a health state as setHealth and PUT …/health take it; throws HealthSpecError. */
 export function parseHealthSpec (value: unknown): HealthSpec {
   return throwIfAny(problemsOfState(value, '', specChecks)) ?? value as HealthSpec
 }
 
-/** Checks a schedule ({ health, drift }); throws HealthSpecError naming each problem with its JSON path under `path`. */
-export function parseSchedule (value: unknown, path = ''): Schedule {
-  return throwIfAny(problemsOfSchedule(value, path)) ?? value as Schedule
+/** Every problem of a health option (a state, steps or a pattern), each with its JSON path under `path`. */
+export function problemsOfHealth (value: unknown, path = ''): ValueProblem[] {
+  if (isObject(value) && 'state' in value) return problemsOfState(value, path, specChecks)
+  return problemsOfPlan(value, path)
 }
 
-/** Every problem of a schedule, each with its JSON path under `path`. */
-export function problemsOfSchedule (value: unknown, path = ''): ValueProblem[] {
-  if (!isObject(value)) return [{ path, message: 'must be an object' }]
-  const problems: ValueProblem[] = Object.keys(value).filter(key => !scheduleFields.has(key)).map(key => ({ path: `${path}/${key}`, message: 'is not a known field' }))
-  if (value.health !== undefined) problems.push(...problemsOfPlan(value.health, `${path}/health`))
-  if (value.drift !== undefined) problems.push(...prefixed(driftCheck, value.drift, `${path}/drift`))
-  return problems
+/** A health option as a plan: a state from the start is the one step at 0. Checked by problemsOfHealth first. */
+export function planOfHealth (health: HealthOption): HealthPlan {
+  return !Array.isArray(health) && 'state' in health ? [{ at: 0, ...health }] : health
 }
 
 function problemsOfPlan (value: unknown, path: string): ValueProblem[] {

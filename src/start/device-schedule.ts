@@ -1,8 +1,11 @@
 import { readFile } from 'node:fs/promises'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { describeFsError } from '../data/fixtures.js'
 import { locateJsonSyntaxError } from '../data/json-syntax.js'
 import { OptionsError } from '../config/options.js'
-import { HealthSpecError, parseHealthSpec, problemsOfSchedule, type HealthOption, type HealthPlan, type Schedule } from '../health/health-spec.js'
+import { asFileProblem, listOptionsProblems } from '../config/option-problems.js'
+import { ScheduleFileSchema, type ScheduleFile } from '../config/device-settings.js'
+import { planOfHealth, type HealthOption } from '../health/health-spec.js'
 import type { ValueProblem } from '../util/value-errors.js'
 import type { DeviceSchedule } from '../device/device.js'
 
@@ -14,32 +17,28 @@ export class ScheduleFileError extends Error {
   }
 }
 
+const checkScheduleFile = TypeCompiler.Compile(ScheduleFileSchema)
+
 /**
- * The schedule from the options: `health` (a state from the start, or steps or a pattern), or a schedule
- * file's; `drift` (ms) before the file's. Throws OptionsError or ScheduleFileError naming each problem.
+ * The schedule from the options, checked already: `health` (a state from the start, or steps or a pattern), or
+ * a schedule file's; `drift` (ms) before the file's. Throws OptionsError or ScheduleFileError naming each problem.
  */
 export async function loadDeviceSchedule ({ health, schedule, drift }: { health?: HealthOption, schedule?: string, drift?: number }): Promise<DeviceSchedule> {
   if (health !== undefined && schedule !== undefined) throw new OptionsError('options health and schedule cannot be used together: give the health in one of them')
   const fromFile = schedule === undefined ? {} : await readSchedule(schedule)
-  const plan = health === undefined ? fromFile.health : planOf(health)
-  const driftEvery = drift ?? fromFile.drift?.every
+  const given = health ?? fromFile.health
+  const plan = given === undefined ? undefined : planOfHealth(given)
+  const driftEvery = drift ?? fromFile.drift
   return { ...(plan === undefined ? {} : { plan }), ...(driftEvery === undefined ? {} : { driftEvery }) }
 }
 
-function planOf (health: HealthOption): HealthPlan {
-  try {
-    if (typeof health === 'object' && health !== null && 'state' in health) return [{ at: 0, ...parseHealthSpec(health) }]
-    const problems = problemsOfSchedule({ health })
-    if (problems.length > 0) throw new HealthSpecError(problems)
-    return health as HealthPlan
-  } catch (error) {
-    const [first] = (error as HealthSpecError).problems as [ValueProblem]
-    const where = first.path.replace(/^\/health/, '').split('/').slice(1).map(part => /^\d+$/.test(part) ? `[${part}]` : `.${part}`).join('')
-    throw new OptionsError(`option health${where} ${first.message}`)
-  }
+/** Every problem of a schedule file's content, as the other surfaces word them. */
+export function problemsOfScheduleFile (value: unknown): ValueProblem[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [{ path: '', message: 'must be an object: { "health": …, "drift": MS }' }]
+  return listOptionsProblems(checkScheduleFile, value).map(asFileProblem)
 }
 
-async function readSchedule (file: string): Promise<Schedule> {
+async function readSchedule (file: string): Promise<ScheduleFile> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -52,7 +51,7 @@ async function readSchedule (file: string): Promise<Schedule> {
   } catch {
     throw new ScheduleFileError(file, [{ path: '', message: `is not valid JSON (${locateJsonSyntaxError(text)})` }])
   }
-  const problems = problemsOfSchedule(value)
+  const problems = problemsOfScheduleFile(value)
   if (problems.length > 0) throw new ScheduleFileError(file, problems)
-  return value as Schedule
+  return value as ScheduleFile
 }

@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox'
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { TOKEN_PATTERN, TOKEN_RULE } from './token-characters.js'
+import { TIMESTAMP_PATTERN, TIMESTAMP_RULE } from './timestamp-pattern.js'
 
 /** One thing wrong in a value: where (a JSON Pointer, '' for the whole value) and what. */
 export interface ValueProblem {
@@ -41,12 +42,28 @@ function describeValueError (error: ValueError): string {
     case ValueErrorType.IntegerMaximum: return `must be at most ${String(schema.maximum)}`
     case ValueErrorType.StringMinLength: return 'must not be empty'
     case ValueErrorType.StringMaxLength: return `must be at most ${String(schema.maxLength)} characters long`
-    // The checked schemas have two patterns: a token's, and the timestamp.
-    case ValueErrorType.StringPattern: return schema.pattern === TOKEN_PATTERN ? TOKEN_RULE : 'must be a UTC timestamp like 2024-05-01T08:30:00.000Z'
+    case ValueErrorType.StringPattern: return patternRule(schema as { pattern?: string })
+    case ValueErrorType.ArrayMinItems: return minItemsRule(schema as { minItems?: number })
     case ValueErrorType.Literal: return `must be ${JSON.stringify(schema.const)}`
     // A union's own description says what it takes; its members' errors would each tell only half.
     case ValueErrorType.Union: return `must be ${String(schema.description)}`
     /* c8 ignore next: the schemas checked here use no other kind of check */
     default: return error.message
   }
+}
+
+/**
+ * What a string of a patterned schema must be, in words: a token's rule, a timestamp's, or the rule the schema
+ * states itself (`patternRule`, as a device name's does), so a name is never told to be a timestamp.
+ */
+export function patternRule (schema: { pattern?: string, patternRule?: unknown }): string {
+  if (schema.pattern === TOKEN_PATTERN) return TOKEN_RULE
+  if (schema.pattern === TIMESTAMP_PATTERN) return TIMESTAMP_RULE
+  /* c8 ignore next: every other patterned schema states its rule; a bare pattern is the last resort */
+  return typeof schema.patternRule === 'string' ? schema.patternRule : `must match ${String(schema.pattern)}`
+}
+
+/** What a list with too few entries must hold: `minItemsName` says what an entry is (a device), not TypeBox's words. */
+export function minItemsRule ({ minItems, minItemsName = 'entry' }: { minItems?: number, minItemsName?: unknown }): string {
+  return `must list at least ${String(minItems)} ${String(minItemsName)}`
 }

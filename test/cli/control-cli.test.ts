@@ -49,7 +49,7 @@ t.test('through the CLI: the admin API with its env token, faults, and a delayed
 })
 
 t.test('--latency, --allow-prefer, --admin-token and --journal-size are read from flags and their twins', async t => {
-  t.match(parseCli(['--latency', '200'], {}), { options: { latency: 200 } })
+  t.match(parseCli(['--latency', '200'], {}), { options: { latency: { min: 200, max: 200 } } }, 'read once into a range, and kept one')
   t.match(parseCli(['--latency', '100-800'], {}), { options: { latency: { min: 100, max: 800 } } })
   t.match(parseCli([], { MOCK_NVR_LATENCY: '50 - 60' }), { options: { latency: { min: 50, max: 60 } } })
   t.match(parseCli(['--allow-prefer'], {}), { options: { allowPrefer: true } })

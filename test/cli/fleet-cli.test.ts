@@ -64,7 +64,7 @@ t.test('fleet-file problems and fleet flags out of place are refused before anyt
   const file = join(dir, 'fleet.json')
   const bad = await runCommand(['--fleet', file])
   t.equal(bad.code, 1)
-  t.equal(bad.stderr, `mock-nvr: Invalid fleet file:\n  ${file}: /devices/1/name: "a" is the name of /devices/0 too\n`)
+  t.equal(bad.stderr, `mock-nvr: Invalid fleet file:\n  ${file}: /devices/1/name: is "a", the name of devices[0] too: each device needs a name of its own\n`)
   const usage = await runCommand(['--manifest', 'x.json'])
   t.equal(usage.code, 2)
   t.equal(usage.stderr, 'mock-nvr: --manifest applies to a fleet only: give --devices too. Run mock-nvr --help for the flags.\n')
@@ -98,3 +98,37 @@ async function closed (server: Server | undefined): Promise<void> {
   server.close()
   await once(server, 'close')
 }
+
+t.test('a busy control port is named as the control address, with --control-port', async t => {
+  const blocker = createServer()
+  blocker.listen(0, '127.0.0.1')
+  await once(blocker, 'listening')
+  t.teardown(() => blocker.close())
+  const busy = (blocker.address() as AddressInfo).port
+  const result = await runCommand(['--devices', '2', '--port', '0', '--control-port', String(busy), '--log-level', 'silent'])
+  t.strictSame(result, {
+    code: 1,
+    stdout: '',
+    stderr: `mock-nvr: cannot listen: the control address (the fleet's admin API and dashboard): port ${busy} on 127.0.0.1 is already in use; choose another port with --control-port\n`
+  })
+})
+
+t.test('a missing fixtures path names the fleet file and the device\'s JSON path', async t => {
+  const dir = t.testdir({ 'fleet.json': JSON.stringify({ devices: [{ name: 'a' }, { name: 'b', fixtures: 'gone' }] }) })
+  const file = join(dir, 'fleet.json')
+  t.strictSame(await runCommand(['--fleet', file]), {
+    code: 1,
+    stdout: '',
+    stderr: `mock-nvr: Invalid fleet file:\n  ${file}: /devices/1/fixtures: "gone" (${join(dir, 'gone')}): no such file or folder\n`
+  })
+})
+
+t.test('a port range past 65535 names --port, --devices and the edge, before anything listens', async t => {
+  t.strictSame(await runCommand(['--port', '65530', '--devices', '10']), {
+    code: 2,
+    stdout: '',
+    stderr: "mock-nvr: --port 65530 with --devices 10 would put the last device on port 65539: a fleet's ports must stay within 65535, so from port 65530 at most 6 devices. Run mock-nvr --help for the flags.\n"
+  })
+  t.equal((await runCommand([], { MOCK_NVR_PORT: '65535', MOCK_NVR_DEVICES: '2' })).stderr,
+    "mock-nvr: MOCK_NVR_PORT 65535 with MOCK_NVR_DEVICES 2 would put the last device on port 65536: a fleet's ports must stay within 65535, so from port 65535 at most 1 devices. Run mock-nvr --help for the flags.\n")
+})

@@ -6,7 +6,7 @@ import { describeNonOrigin } from '../../src/wire/origin.js'
 const option = (flag: string) => CLI_OPTIONS.find(option => option.flag === flag) as (typeof CLI_OPTIONS)[number]
 
 t.test('library defaults suit a test double: a free port, no logs', async t => {
-  t.strictSame(resolveOptions({}), { ...LIBRARY_DEFAULTS, data: undefined, logger: undefined, health: undefined })
+  t.strictSame(resolveOptions({}), { ...LIBRARY_DEFAULTS, data: undefined, logger: undefined })
   t.equal(resolveOptions({ port: 9000, tokens: undefined }).port, 9000)
 })
 
@@ -22,7 +22,9 @@ t.test('a bad option is refused in the words of the library: its key, what it ta
   refused({ adminToken: '' }, 'option adminToken must not be empty')
   refused({ logLevel: 'loud' }, 'option logLevel must be one of fatal, error, warn, info, debug, trace or silent, not "loud"')
   refused({ watch: 1 }, 'option watch must be true or false, not 1')
-  refused({ generate: 'x' }, 'option generate must be an object, not "x"')
+  refused({ generate: 'x' }, "option generate must be CAMERASxLINES, e.g. 100x20, not 'x'")
+  refused({ logLevel: {} }, 'option logLevel must be one of fatal, error, warn, info, debug, trace or silent, not {}')
+  refused({ generate: 5 }, 'option generate must be CAMERASxLINES like "10x5", or { "cameras": N, "linesPerCamera": M }, not 5')
   refused({ corsOrigins: ['http://localhost:5173/'] }, 'option corsOrigins[0] must be an origin, scheme://host[:port] with nothing after it (like http://localhost:5173), not "http://localhost:5173/"; did you mean \'http://localhost:5173\'?')
   refused({ corsOrigins: ['http://a.test', '*'] }, "option corsOrigins[1] takes '*' (any origin) alone, not with other origins")
   refused({ colour: 'red' }, 'option colour is not known')

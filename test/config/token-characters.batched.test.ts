@@ -60,8 +60,8 @@ t.test('the library: startMockNvr, startMockFleet and the MSW handlers', async t
     [`OptionsError: option adminToken ${RULE}`, () => startMockNvr({ data: SAMPLE_DATA, adminToken: TOKEN })],
     [`OptionsError: option tokens[0] ${RULE}`, () => startMockFleet({ data: SAMPLE_DATA, count: 1, tokens: [TOKEN] })],
     [`OptionsError: option adminToken ${RULE}`, () => startMockFleet({ data: SAMPLE_DATA, count: 1, adminToken: TOKEN })],
-    [`OptionsError: device a: option tokens[0] ${RULE}`, () => startMockFleet({ data: SAMPLE_DATA, devices: [{ name: 'a', tokens: [TOKEN] }] })],
-    [`OptionsError: device a: option scopedTokens[0].token ${RULE}`, () => startMockFleet({ data: SAMPLE_DATA, devices: [{ name: 'a', scopedTokens: [{ token: TOKEN, cameras: [] }] }] })]
+    [`OptionsError: option devices[0].tokens[0] ${RULE}`, () => startMockFleet({ data: SAMPLE_DATA, devices: [{ name: 'a', tokens: [TOKEN] }] })],
+    [`OptionsError: option devices[0].scopedTokens[0].token ${RULE}`, () => startMockFleet({ data: SAMPLE_DATA, devices: [{ name: 'a', scopedTokens: [{ token: TOKEN, cameras: [] }] }] })]
   ]
   for (const [message, start] of cases) t.equal(await startError(start), message)
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', tokens: [TOKEN] }), new OptionsError(`option tokens[0] ${RULE}`))

@@ -2,6 +2,7 @@ import t from 'tap'
 import { controlPortOf, planDevices, type FleetOptions } from '../../src/fleet/fleet-options.js'
 import { deviceName, deviceSeed } from '../../src/fleet/device-names.js'
 import { startMockFleet, startMockNvr } from '../../src/index.js'
+import { resolveOptions } from '../../src/config/options.js'
 
 t.test('devices are named nvr-001 …, and each generated device has a seed of its own, the same for the same name', async t => {
   t.strictSame([0, 1, 98, 999, 1000].map(deviceName), ['nvr-001', 'nvr-002', 'nvr-099', 'nvr-1000', 'nvr-1001'])
@@ -27,12 +28,42 @@ t.test('options a fleet cannot start with are refused, naming the device where o
   // What the types refuse (test/package/library-types.ts), a JavaScript caller may still pass.
   t.throws(() => planDevices({} as FleetOptions), { name: 'OptionsError', message: 'a fleet needs count or devices: how many devices, or which' })
   t.throws(() => planDevices({ count: 1, devices: [{ name: 'a' }] } as unknown as FleetOptions), { message: 'option count cannot be combined with option devices: give one' })
-  t.throws(() => planDevices({ devices: [{ name: 'a' }, { name: 'a' }] }), { message: 'device a is named twice: each device needs a name of its own' })
-  t.throws(() => planDevices({ count: 3, port: 65534 }), { message: 'device nvr-003 would listen on port 65536: the fleet\'s port plus 3 devices must stay within 65535' })
-  t.throws(() => planDevices({ devices: [{ name: 'a', tokens: ['has space'] }] }), { message: /^device a: option tokens/ })
+  t.throws(() => planDevices({ devices: [{ name: 'a' }, { name: 'a' }] }), { message: 'option devices[1].name is "a", the name of devices[0] too: each device needs a name of its own' })
+  t.throws(() => planDevices({ count: 3, port: 65534 }), { message: 'option port 65534 with option count 3 would put the last device on port 65536: a fleet\'s ports must stay within 65535, so from port 65534 at most 2 devices' })
+  t.throws(() => planDevices({ devices: [{ name: 'a', tokens: ['has space'] }] }), { message: 'option devices[0].tokens[0] must be one word of visible ASCII characters (no spaces, no letters like ö or é)' })
+  t.throws(() => planDevices({ devices: [{ name: 'a' }], adminToken: 'x', tokens: ['x'] }), { message: /^the same token cannot be both option adminToken and option tokens/ }, 'the shared options are checked as startMockNvr checks them')
+  t.throws(() => planDevices({ devices: [{ name: 'a', latency: 5 }], adminToken: 'x' }).map(plan => resolveOptions({ ...plan.options, tokens: ['x'] })), { message: /the same token cannot be both/ })
   t.throws(() => planDevices({ count: 3, offlineFraction: 2 }), { name: 'OptionsError', message: 'option offlineFraction must be a number from 0 to 1, not 2' })
   t.throws(() => planDevices({ count: 3, flappingFraction: Number.NaN }), { name: 'OptionsError', message: /^option flappingFraction must be a number from 0 to 1/ })
   t.throws(() => planDevices({ count: 3, offlineFraction: 0.6, flappingFraction: 0.6 }), { name: 'OptionsError', message: /add up to more than 1/ })
   await t.rejects(startMockNvr({ devices: 2 }), { name: 'OptionsError', message: 'option devices starts a fleet: call startMockFleet instead' })
   await t.rejects(startMockFleet({ count: 1, fixtures: '/no/such/folder' }), { name: 'FixtureError' })
+})
+
+t.test('startMockFleet refuses every name the CLI and a fleet file refuse, in the same words, all at once', async t => {
+  const rule = "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (it is a path segment of the admin API)"
+  const names = ['', 'a b/ü', 'x'.repeat(200), '__proto__']
+  t.throws(() => planDevices({ devices: names.map(name => ({ name })) }), {
+    name: 'OptionsError',
+    message: names.map((name, index) => `option devices[${index}].name ${rule}, not ${JSON.stringify(name)}`).join('\n')
+  })
+  await t.rejects(startMockFleet({ devices: [{ name: '__proto__' }] }), { name: 'OptionsError', message: `option devices[0].name ${rule}, not "__proto__"` })
+})
+
+t.test('a count out of range is named as the count, not as a missing one', async t => {
+  t.throws(() => planDevices({ count: 0 }), { name: 'OptionsError', message: 'option count must be a whole number from 1 to 20000, not 0' })
+  t.throws(() => planDevices({ count: 1.5 }), { name: 'OptionsError', message: 'option count must be a whole number from 1 to 20000, not 1.5' })
+  t.throws(() => planDevices({ devices: [] }), { name: 'OptionsError', message: 'option devices must list at least 1 device' })
+})
+
+t.test('every problem of the devices is reported at once, each named by its path', async t => {
+  t.throws(() => planDevices({ devices: [{ name: 'p', latency: { min: 800, max: 100 } }, { name: 'q', rateLimit: 0, colour: 'red' } as never, { name: 'r', generate: '3y4', health: { state: 'asleep' } as never }] }), {
+    message: [
+      'option devices[1].colour is not a known field',
+      'option devices[1].rateLimit must be a whole number from 1 to 1000000, not 0',
+      'option devices[0].latency must go from low to high, not from 800 to 100',
+      "option devices[2].generate must be CAMERASxLINES, e.g. 100x20, not '3y4'",
+      'option devices[2].health.state must be one of "online", "offline", "unreachable", "rebooting", "slow"'
+    ].join('\n')
+  })
 })

@@ -90,7 +90,9 @@ t.test('a busy port names the device and the port, and nothing of the fleet is l
     name: 'FleetListenError', message: `device second cannot listen on port ${busy}: it is already in use; no device was started`
   })
   await t.rejects(fetch(`${controlUrl}/healthz`), 'the control address is closed again')
-  await t.rejects(startMockFleet({ count: 1, data: SAMPLE_DATA, controlPort: busy }), { name: 'ListenError', message: `cannot listen: port ${busy} on 127.0.0.1 is already in use` })
+  await t.rejects(startMockFleet({ count: 1, data: SAMPLE_DATA, controlPort: busy }), {
+    name: 'ListenError', message: `cannot listen: the control address (the fleet's admin API and dashboard): port ${busy} on 127.0.0.1 is already in use; choose another port with option controlPort`
+  })
 })
 
 t.test('ports follow the fleet\'s port; the control port is the one before, or the one given', async t => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { HealthSpecError, parseHealthSpec, parseSchedule, problemsOfSchedule } from '../../src/health/health-spec.js'
+import { HealthSpecError, parseHealthSpec, planOfHealth, problemsOfHealth } from '../../src/health/health-spec.js'
 
 function problems (fn: () => unknown): string[] {
   try {
@@ -29,25 +29,25 @@ t.test('impossible states are refused, naming the field', async t => {
   t.match(new HealthSpecError([{ path: '/for', message: 'must be at least 1' }]).message, 'Invalid health: /for: must be at least 1')
 })
 
-t.test('a schedule takes steps or a pattern, and drift', async t => {
-  const steps = { health: [{ at: 0, state: 'online' }, { at: 1000, state: 'offline', for: 500 }], drift: { every: 60000 } }
-  t.strictSame(parseSchedule(steps), steps)
-  t.strictSame(parseSchedule({ health: { pattern: 'flapping', up: 1000, down: 1000, phase: 500 } }), { health: { pattern: 'flapping', up: 1000, down: 1000, phase: 500 } })
-  t.strictSame(parseSchedule({ health: { pattern: 'reboot', every: 60000, down: 2000, starting: 3000 } }), { health: { pattern: 'reboot', every: 60000, down: 2000, starting: 3000 } })
-  t.strictSame(parseSchedule({}), {})
+t.test('a health takes a state, steps or a pattern; a state is the one step at 0', async t => {
+  const steps = [{ at: 0, state: 'online' }, { at: 1000, state: 'offline', for: 500 }]
+  for (const health of [steps, { state: 'slow', latency: 10 }, { pattern: 'flapping', up: 1000, down: 1000, phase: 500 }, { pattern: 'reboot', every: 60000, down: 2000, starting: 3000 }]) {
+    t.strictSame(problemsOfHealth(health), [], JSON.stringify(health))
+  }
+  t.strictSame(planOfHealth({ state: 'slow', latency: 10 }), [{ at: 0, state: 'slow', latency: 10 }])
+  t.strictSame(planOfHealth({ pattern: 'flapping', up: 1, down: 1 }), { pattern: 'flapping', up: 1, down: 1 })
 })
 
-t.test('impossible schedules are refused, each problem under the path given', async t => {
-  t.strictSame(problemsOfSchedule('x', '/devices/0'), [{ path: '/devices/0', message: 'must be an object' }])
-  t.strictSame(problems(() => parseSchedule({ heath: [] })), ['/heath: is not a known field'])
-  t.strictSame(problems(() => parseSchedule({ health: 3 })), ['/health: must be a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })'])
-  t.strictSame(problems(() => parseSchedule({ health: {} })), ['/health/pattern: is missing'])
-  t.strictSame(problems(() => parseSchedule({ health: { pattern: 'wobble' } })), ['/health/pattern: must be "flapping" or "reboot"'])
-  t.strictSame(problems(() => parseSchedule({ health: { pattern: 'flapping', up: 0, down: 10 } })), ['/health/up: must be at least 1'])
-  t.strictSame(problems(() => parseSchedule({ health: { pattern: 'flapping', up: 10, down: 10, phase: 20 } })), ['/health/phase: must be less than the cycle (20 ms), not 20'])
-  t.strictSame(problems(() => parseSchedule({ health: { pattern: 'reboot', every: 1000, down: 600, starting: 400 } })), ['/health/every: must be longer than down + starting (1000 ms), not 1000'])
-  t.strictSame(problems(() => parseSchedule({ health: [{ at: 0, state: 'offline' }, { at: 0, state: 'online' }, { state: 'slow' }] })), ['/health/2/at: is missing', '/health/2/latency: is missing'])
-  t.strictSame(problems(() => parseSchedule({ health: [{ at: 10, state: 'offline' }, { at: 5, state: 'online' }] })), ['/health/1/at: must come after the previous step\'s at (10), not 5'])
-  t.strictSame(problems(() => parseSchedule({ health: [{ at: -1, state: 'offline' }] })), ['/health/0/at: must be at least 0'])
-  t.strictSame(problems(() => parseSchedule({ drift: { every: 0 } }, '/defaults')), ['/defaults/drift/every: must be at least 1'])
+t.test('impossible healths are refused, each problem under the path given', async t => {
+  const refused = (health: unknown) => problemsOfHealth(health, '/health').map(({ path, message }) => `${path}: ${message}`)
+  t.strictSame(refused(3), ['/health: must be a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })'])
+  t.strictSame(refused({}), ['/health/pattern: is missing'])
+  t.strictSame(refused({ state: 'asleep' }), ['/health/state: must be one of "online", "offline", "unreachable", "rebooting", "slow"'])
+  t.strictSame(refused({ pattern: 'wobble' }), ['/health/pattern: must be "flapping" or "reboot"'])
+  t.strictSame(refused({ pattern: 'flapping', up: 0, down: 10 }), ['/health/up: must be at least 1'])
+  t.strictSame(refused({ pattern: 'flapping', up: 10, down: 10, phase: 20 }), ['/health/phase: must be less than the cycle (20 ms), not 20'])
+  t.strictSame(refused({ pattern: 'reboot', every: 1000, down: 600, starting: 400 }), ['/health/every: must be longer than down + starting (1000 ms), not 1000'])
+  t.strictSame(refused([{ at: 0, state: 'offline' }, { at: 0, state: 'online' }, { state: 'slow' }]), ['/health/2/at: is missing', '/health/2/latency: is missing'])
+  t.strictSame(refused([{ at: 10, state: 'offline' }, { at: 5, state: 'online' }]), ['/health/1/at: must come after the previous step\'s at (10), not 5'])
+  t.strictSame(refused([{ at: -1, state: 'offline' }]), ['/health/0/at: must be at least 0'])
 })

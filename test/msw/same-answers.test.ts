@@ -161,7 +161,7 @@ const SCOPED = 'scoped-front'
 
 for (const [name, tokens] of [['a fixed token', [TOKEN]], ['any token', []]] as const) {
   t.test(`scoped tokens get the same answers from both, 403 outside their cameras (${name})`, async t => {
-    const { both, server, msw } = await twins(t, { data: SCOPE_DATA, tokens, scopedTokens: [{ token: SCOPED, cameras: ['cam-a'] }, { token: SCOPED, cameras: ['cam-c'] }] })
+    const { both, server, msw } = await twins(t, { data: SCOPE_DATA, tokens: [...tokens], scopedTokens: [{ token: SCOPED, cameras: ['cam-a'] }, { token: SCOPED, cameras: ['cam-c'] }] })
     const scoped = { authorization: `Bearer ${SCOPED}` }
     const requests: Array<[string, RequestInit]> = [
       ['/nvr/v1/cameras/cam-a/counting_lines', { headers: scoped }],
