@@ -4,6 +4,7 @@ import { parseDelay } from '../util/delay.js'
 import { parseGenerateSize } from '../data/generate-size.js'
 import type { ScopedToken } from '../contract/schemas.js'
 import { findProblems, LIBRARY_DEFAULTS } from '../config/options.js'
+import { editDistance } from './edit-distance.js'
 import { LOG_LEVELS, OptionsSchema, type ResolvedOptions } from '../config/options-schema.js'
 
 type OptionKind = 'integer' | 'fraction' | 'string' | 'list' | 'scopes' | 'switch' | 'size' | 'delay'
@@ -70,6 +71,16 @@ export function shownDefault (option: CliOption): string {
 /** The words that may come first: mock-nvr's commands besides serving, which is the default. */
 export const COMMANDS = ['openapi', 'verify', 'record', 'proxy'] as const
 
+/**
+ * The refusal of a word where a command goes, with the closest command when one is close: `mock-nvr verfy
+ * --target x` is a misspelt command, whatever flags follow it.
+ */
+export function unknownCommand (word: string): string {
+  const [closest, distance] = COMMANDS.map(command => [command, editDistance(word, command)] as const).reduce((best, next) => next[1] < best[1] ? next : best)
+  const list = `(the commands are ${COMMANDS.join(', ')}; serving needs none)`
+  return distance <= 2 ? `unknown command '${word}' ${list}: did you mean ${closest}?` : `unknown command '${word}' ${list}`
+}
+
 export type CliCommand =
   | { command: 'help' }
   | { command: 'version' }
@@ -122,11 +133,8 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
   // The one sub-command, `openapi`, takes the same options: they decide the data its examples come from.
   const command = positionals[0] === 'openapi' ? 'openapi' : 'serve'
   const unexpected = positionals[command === 'openapi' ? 1 : 0]
-  if (unexpected !== undefined) {
-    // `mock-nvr help`, `mock-nvr serve`: a command that does not exist, where a command goes.
-    if (argv[0] === unexpected) throw new UsageError(`unknown command '${unexpected}' (the commands are ${COMMANDS.join(', ')}; serving needs none)`)
-    throw new UsageError(`unexpected argument '${unexpected}'`)
-  }
+  // A word where a command goes never gets here: runCommandLine has named it as an unknown command.
+  if (unexpected !== undefined) throw new UsageError(`unexpected argument '${unexpected}'`)
 
   const options: Record<string, unknown> = { ...CLI_DEFAULTS }
   // Each option set, by key: the flag or variable it came from, which is what a message calls it.

@@ -1,4 +1,4 @@
-import { givenBy, helpText, parseCli, UsageError, type CliCommand } from './args.js'
+import { COMMANDS, givenBy, helpText, parseCli, unknownCommand, UsageError, type CliCommand } from './args.js'
 import { isTargetCommand } from './target-args.js'
 import { unknownVariables } from './variables.js'
 import { isWildcardHost } from '../util/listen-address.js'
@@ -37,6 +37,10 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   const { misspelt, warnings } = argv.some(arg => HELP_AND_VERSION.has(arg)) ? { warnings: [] } : unknownVariables(io.env)
   if (misspelt !== undefined) return fail(io, EXIT_USAGE, `${sentence(misspelt)} Run mock-nvr --help for the flags and their variables.`)
   for (const warning of warnings) io.stderr.write(`mock-nvr: ${warning}\n`)
+  // A word where a command goes is a command: a misspelt one is named as such, whatever flags follow it.
+  if (first !== undefined && !first.startsWith('-') && !(COMMANDS as readonly string[]).includes(first)) {
+    return fail(io, EXIT_USAGE, `${sentence(unknownCommand(first))} Run mock-nvr --help for the commands.`)
+  }
   // Each command loads only what it uses: --help, --version and a usage error answer without loading the server.
   if (isTargetCommand(first)) {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */

@@ -8,8 +8,23 @@ import { parseMilliseconds } from './milliseconds.js'
 // Each flag that takes a value, with the placeholder its messages show.
 const VALUE_FLAGS: Record<string, string> = { target: 'URL', record: 'FILE', ca: 'FILE', timeout: 'MS' }
 const SWITCHES = ['insecure'] as const
-// The target's data and tokens are used: these serve options have nothing to act on.
-const NOT_FOR_PROXY = ['fixtures', 'generate', 'watch', 'token', 'scoped-token', 'rate-limit']
+const TARGETS_OWN = 'the target\'s data and tokens are used'
+const ONE_DEVICE = 'a proxy is one device, forwarding to one target'
+/** The serve flags proxy refuses, each with why: written once, for the flags, their twins and the help. */
+export const NOT_FOR_PROXY: Readonly<Record<string, string>> = {
+  fixtures: TARGETS_OWN,
+  generate: TARGETS_OWN,
+  watch: TARGETS_OWN,
+  token: TARGETS_OWN,
+  'scoped-token': TARGETS_OWN,
+  'rate-limit': TARGETS_OWN,
+  devices: ONE_DEVICE,
+  fleet: ONE_DEVICE,
+  manifest: ONE_DEVICE,
+  'control-port': ONE_DEVICE,
+  'offline-fraction': ONE_DEVICE,
+  'flapping-fraction': ONE_DEVICE
+}
 // The proxy holds no token of the target's: one would let anyone who reaches the proxy in.
 const OWN_AUTHORIZATION = 'each client\'s own Authorization is forwarded to the target'
 
@@ -28,7 +43,7 @@ export async function parseProxyArgs (argv: readonly string[], env: NodeJS.Proce
       if (value === undefined || value === '') throw new UsageError(`--${name as string} needs a value: --${name as string} ${VALUE_FLAGS[name as string] as string}`)
       values[name as string] = value
     } else if ((SWITCHES as readonly string[]).includes(name as string)) switches.add(name as string)
-    else if (NOT_FOR_PROXY.includes(name as string)) throw new UsageError(`--${name as string} does not apply to proxy: the target's data and tokens are used`)
+    else if (Object.hasOwn(NOT_FOR_PROXY, name as string)) throw new UsageError(`--${name as string} does not apply to proxy: ${NOT_FOR_PROXY[name as string] as string}`)
     else if (name === 'token-file') throw new UsageError(`--token-file does not apply to proxy: ${OWN_AUTHORIZATION}`)
     else serveArgv.push(arg)
   }
@@ -62,9 +77,8 @@ export function refuseDataTwins (command: CliCommand): void {
   if (!('options' in command)) return
   for (const option of CLI_OPTIONS) {
     const value = command.options[option.key]
-    if (NOT_FOR_PROXY.includes(option.flag) && value !== undefined && value !== false) {
-      throw new UsageError(`${envName(option)} does not apply to proxy: the target's data and tokens are used`)
-    }
+    const reason = NOT_FOR_PROXY[option.flag]
+    if (reason !== undefined && value !== undefined && value !== false) throw new UsageError(`${envName(option)} does not apply to proxy: ${reason}`)
   }
 }
 
@@ -80,7 +94,7 @@ export const PROXY_HELP = [
   'header, and answers the target\'s status, headers and body unchanged, checking each answer against the',
   'contract as it passes (violations are logged once per path, and counted in the journal and /healthz).',
   'Latency, faults and Prefer apply in front of the target. The server options of mock-nvr --help apply,',
-  'but for --fixtures, --generate, --watch and --token.',
+  ...refusedLines(),
   '',
   '  --target URL          the real NVR\'s base URL, e.g. https://nvr.local:8443 (without /nvr/v1)',
   '  --record FILE         write the valid lists and lines that passed to this fixture file on stop',
@@ -91,3 +105,11 @@ export const PROXY_HELP = [
   '  -h, --help            show this help',
   ''
 ].join('\n')
+
+// The help's words for NOT_FOR_PROXY, grouped by reason.
+function refusedLines (): string[] {
+  return [...new Set(Object.values(NOT_FOR_PROXY))].map(reason => {
+    const flags = Object.keys(NOT_FOR_PROXY).filter(flag => NOT_FOR_PROXY[flag] === reason).map(flag => `--${flag}`)
+    return `but for ${flags.slice(0, -1).join(', ')} and ${flags.at(-1) as string}: ${reason};`
+  })
+}

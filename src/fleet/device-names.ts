@@ -3,9 +3,6 @@ export function deviceName (index: number): string {
   return `nvr-${String(index + 1).padStart(3, '0')}`
 }
 
-/** A name a device may have: it is a path segment of the admin API, so letters, digits, '.', '_' and '-'. */
-export const DEVICE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
-
 /**
  * The seed of a device's generated data, from the fleet's seed and the device's name (FNV-1a over both):
  * each device has its own data, and the same seed and name give the same data again.

@@ -10,6 +10,20 @@ t.test('proxy with --target alone forwards with the defaults: no timeout, CA, --
   t.strictSame(await parseProxyArgs(['--target', TARGET]), { proxy: { target: TARGET }, serveArgv: [], help: false })
 })
 
+t.test('proxy takes no fleet flag: --devices is refused by name, never starting a fleet on the bundled fixtures', async t => {
+  t.strictSame(await runCommand(['proxy', '--target', TARGET, '--devices', '2']), {
+    code: 2,
+    stdout: '',
+    stderr: 'mock-nvr: --devices does not apply to proxy: a proxy is one device, forwarding to one target. Run mock-nvr proxy --help for the flags.\n'
+  })
+  for (const flag of ['--fleet', '--manifest', '--control-port', '--offline-fraction', '--flapping-fraction']) {
+    await t.rejects(parseProxyArgs(['--target', TARGET, flag, '1']), { message: `${flag} does not apply to proxy: a proxy is one device, forwarding to one target` }, flag)
+  }
+  t.equal((await runCommand(['proxy', '--target', TARGET], { MOCK_NVR_DEVICES: '2' })).stderr,
+    'mock-nvr: MOCK_NVR_DEVICES does not apply to proxy: a proxy is one device, forwarding to one target. Run mock-nvr proxy --help for the flags.\n')
+  t.match((await runCommand(['proxy', '--help'])).stdout, 'but for --devices, --fleet, --manifest, --control-port, --offline-fraction and --flapping-fraction: a proxy is one device, forwarding to one target;')
+})
+
 t.test('the environment twins of the flags proxy refuses are refused too, by the variable\'s name', async t => {
   const twins = { MOCK_NVR_TOKENS: 'a', MOCK_NVR_FIXTURES: 'fixtures', MOCK_NVR_GENERATE: '2x2', MOCK_NVR_WATCH: '1', MOCK_NVR_SCOPED_TOKENS: 'a:cam-1', MOCK_NVR_RATE_LIMIT: '5' }
   for (const [variable, value] of Object.entries(twins)) {

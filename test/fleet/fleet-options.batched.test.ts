@@ -67,3 +67,8 @@ t.test('every problem of the devices is reported at once, each named by its path
     ].join('\n')
   })
 })
+
+t.test('devices that are not a list of objects are refused, not read', async t => {
+  t.throws(() => planDevices({ devices: 'a' } as never), { message: 'option devices must be an array, not "a"' })
+  t.throws(() => planDevices({ devices: [null] } as never), { message: 'option devices[0] must be an object, not null' })
+})
