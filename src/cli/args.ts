@@ -139,21 +139,26 @@ export function parseCli (argv: readonly string[], env: NodeJS.ProcessEnv): CliC
   const options: Record<string, unknown> = { ...CLI_DEFAULTS }
   // Each option set, by key: the flag or variable it came from, which is what a message calls it.
   const sources = new Map<string, string>()
+  // Every value that cannot be read, then every problem of the options read: all of them in one run.
+  const unreadable: string[] = []
   for (const option of CLI_OPTIONS) {
     const fromFlag = flags.get(option.flag)
     const variable = envName(option)
     const fromEnv = env[variable]
-    if (fromFlag !== undefined) {
-      sources.set(option.key, `--${option.flag}`)
-      options[option.key] = convert(option, fromFlag, `--${option.flag}`)
-    } else if (fromEnv !== undefined) {
-      sources.set(option.key, variable)
-      options[option.key] = convert(option, readVariable(option, variable, fromEnv), variable)
+    if (fromFlag === undefined && fromEnv === undefined) continue
+    const source = fromFlag === undefined ? variable : `--${option.flag}`
+    sources.set(option.key, source)
+    try {
+      options[option.key] = convert(option, fromFlag ?? readVariable(option, variable, fromEnv as string), source)
+    } catch (error) {
+      unreadable.push((error as UsageError).message)
     }
   }
   // The library's own checks, in the user's words: what they set by the name they used, anything else by its flag.
-  const [problem] = findProblems({ ...DEFAULTS, ...options })
-  if (problem !== undefined) throw new UsageError(problem.sentence(problem.keys.map(key => sources.get(key) ?? `--${(BY_KEY.get(key) as CliOption).flag}`), value => `'${String(value)}'`))
+  const problems = findProblems({ ...DEFAULTS, ...options }).map(problem =>
+    problem.sentence(problem.keys.map(key => sources.get(key) ?? `--${(BY_KEY.get(key) as CliOption).flag}`), value => `'${String(value)}'`))
+  const messages = [...unreadable, ...problems]
+  if (messages.length > 0) throw new UsageError(messages.join('\n'))
   return { command, options }
 }
 

@@ -67,8 +67,9 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
       command = parseCli(argv, io.env)
     }
   } catch (error) {
-    const message = (error as UsageError).message
-    return fail(io, EXIT_USAGE, `${sentence(message)} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`)
+    // One line per problem, the pointer to --help after the last.
+    const lines = (error as UsageError).message.split('\n').map(sentence)
+    return fail(io, EXIT_USAGE, `${lines.join('\nmock-nvr: ')} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`)
   }
   if (command.command === 'help' || command.command === 'version') {
     io.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)

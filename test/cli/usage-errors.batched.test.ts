@@ -168,3 +168,18 @@ t.test('the CLI prints a usage error on one line with the hint, and exits 2', as
   t.equal(origin.code, 2)
   t.equal(origin.stderr, `mock-nvr: MOCK_NVR_CORS_ORIGINS ${ORIGIN}, not 'http://localhost:5173/'; did you mean 'http://localhost:5173'? Run mock-nvr --help for the flags.\n`)
 })
+
+t.test('every bad flag and variable is reported in one run, one line each, the pointer to --help after the last', async t => {
+  t.equal(refusal(['--port', 'abc', '--rate-limit', '0', '--latency', '800-100', '--log-level', 'loud'], { MOCK_NVR_SEED: '-1' }), [
+    "--port must be a whole number from 0 to 65535, not 'abc'",
+    '--latency must go from low to high, not from 800 to 100',
+    "MOCK_NVR_SEED must be a whole number from 0 to 4294967295, not '-1'",
+    "--rate-limit must be a whole number from 1 to 1000000, not '0'",
+    "--log-level must be one of fatal, error, warn, info, debug, trace or silent, not 'loud'"
+  ].join('\n'))
+  t.strictSame(await runCommand(['--port', 'abc', '--rate-limit', '0']), {
+    code: 2,
+    stdout: '',
+    stderr: "mock-nvr: --port must be a whole number from 0 to 65535, not 'abc'.\nmock-nvr: --rate-limit must be a whole number from 1 to 1000000, not '0'. Run mock-nvr --help for the flags.\n"
+  })
+})
