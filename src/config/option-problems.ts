@@ -168,9 +168,10 @@ function originProblem (origins: readonly string[]): OptionsProblem | undefined 
 }
 
 /** A problem as a file's problem: the JSON path of the first key, and what is wrong there, values quoted as JSON. */
-export function asFileProblem ({ keys, path, sentence, detail }: OptionsProblem): ValueProblem {
+export function asFileProblem ({ keys, path, detail }: OptionsProblem): ValueProblem {
   const quote = (value: unknown): string => JSON.stringify(value)
-  return { path: `/${keys[0] as string}${path}`, message: detail?.(quote) ?? sentence(keys.map(key => `/${key}`), quote) }
+  // Every problem a file can hold is one value's (fieldProblem, or a field not known), which has its detail.
+  return { path: `/${keys[0] as string}${path}`, message: (detail as NonNullable<typeof detail>)(quote) }
 }
 
 /** A problem of two options given together, or one given without the other. */

@@ -1,4 +1,4 @@
-import { Type, type TObject, type TUnsafe } from '@sinclair/typebox'
+import { Type, type Static, type TObject, type TUnsafe } from '@sinclair/typebox'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { formatValueProblem, listValueProblems, type ValueProblem } from '../util/value-errors.js'
 import { Duration, HEALTH_STATE_NAMES, HEALTH_STATES, PositiveDuration, stateSchema, type HealthSpec, type HealthStateName, type HealthStateRow } from './health-states.js'
@@ -6,22 +6,15 @@ import { Duration, HEALTH_STATE_NAMES, HEALTH_STATES, PositiveDuration, stateSch
 /** One step of a schedule: a state, from `at` ms after the start. */
 export type HealthStep = HealthSpec & { at: number }
 
+const phase = Type.Optional(Duration)
+
 /** Online for `up` ms, offline for `down` ms, again and again; `phase` ms into the cycle at the start. */
-export interface FlappingPattern {
-  pattern: 'flapping'
-  up: number
-  down: number
-  phase?: number
-}
+const FlappingPatternSchema = Type.Object({ pattern: Type.Literal('flapping'), up: PositiveDuration, down: PositiveDuration, phase }, { additionalProperties: false })
+export type FlappingPattern = Static<typeof FlappingPatternSchema>
 
 /** A reboot (`down` ms refused, `starting` ms of 503) every `every` ms, the first at every − phase. */
-export interface RebootPattern {
-  pattern: 'reboot'
-  every: number
-  down: number
-  starting: number
-  phase?: number
-}
+const RebootPatternSchema = Type.Object({ pattern: Type.Literal('reboot'), every: PositiveDuration, down: Duration, starting: Duration, phase }, { additionalProperties: false })
+export type RebootPattern = Static<typeof RebootPatternSchema>
 
 export type HealthPattern = FlappingPattern | RebootPattern
 /** How a device's health goes over time: steps, or a pattern. */
@@ -53,10 +46,9 @@ const STATE_LIST = HEALTH_STATE_NAMES.map(name => `"${name}"`).join(', ')
 const specChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, TypeCompiler.Compile(stateSchema(name))]))
 const stepChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, TypeCompiler.Compile(stateSchema(name, { at: Duration }))]))
 
-const phase = Type.Optional(Duration)
 const PATTERN_CHECKS: Record<string, TypeCheck<TObject>> = {
-  flapping: TypeCompiler.Compile(Type.Object({ pattern: Type.Literal('flapping'), up: PositiveDuration, down: PositiveDuration, phase }, { additionalProperties: false })),
-  reboot: TypeCompiler.Compile(Type.Object({ pattern: Type.Literal('reboot'), every: PositiveDuration, down: Duration, starting: Duration, phase }, { additionalProperties: false }))
+  flapping: TypeCompiler.Compile(FlappingPatternSchema),
+  reboot: TypeCompiler.Compile(RebootPatternSchema)
 }
 
 /** Checks a health state as setHealth and PUT …/health take it; throws HealthSpecError. */

@@ -1,4 +1,4 @@
-import { Type, type TObject, type TProperties } from '@sinclair/typebox'
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox'
 import { MAX_TIMER_MS } from '../util/delay.js'
 
 /** Milliseconds a schedule may name: from 0 to what a timer can wait (almost 25 days). */
@@ -17,15 +17,29 @@ const Latency = Type.Integer({ minimum: 0, maximum: MAX_LATENCY_MS })
  */
 export type PortMode = 'listening' | 'closed' | 'holding' | 'starting' | 'slow'
 
-/** A health state as a user gives it, its parameters checked by its row's schema. */
-export interface HealthSpec {
-  state: HealthStateName
-  for?: number
-  down?: number
-  starting?: number
-  latency?: number
-  growth?: { perMinute: number, max: number }
+/** The health states' names; the table below has a row for each, and no other (the compiler checks). */
+const STATE_NAMES = ['online', 'offline', 'unreachable', 'rebooting', 'slow'] as const
+export type HealthStateName = typeof STATE_NAMES[number]
+
+// Each state's fields beside `state`, as its row's schema checks them.
+const forField = { for: Type.Optional(PositiveDuration) }
+const rebootFields = { down: Duration, starting: Duration }
+const slowFields = {
+  ...forField,
+  latency: Latency,
+  growth: Type.Optional(Type.Object({ perMinute: Latency, max: Latency }, { additionalProperties: false }))
 }
+
+/**
+ * Any health state as a user gives it: its name, and every field some state takes (each state's row checks
+ * which of them it takes). Its Static type is HealthSpec, so the rows' schemas and the type cannot part.
+ */
+export const HealthSpecSchema = Type.Object({
+  state: Type.Union(STATE_NAMES.map(name => Type.Literal(name))),
+  ...Type.Partial(Type.Object({ ...forField, ...rebootFields, ...slowFields })).properties
+})
+/** A health state as a user gives it, its parameters checked by its row's schema. */
+export type HealthSpec = Static<typeof HealthSpecSchema>
 
 /** Where a state is, `elapsed` ms after it began: its port's mode, and when that mode ends (undefined: never by itself). */
 export interface StatePhase {
@@ -49,8 +63,6 @@ export interface HealthStateRow {
   check?: (spec: HealthSpec) => [string, string] | undefined
 }
 
-const forField = { for: Type.Optional(PositiveDuration) }
-
 /** The health states, one row each: adding a state touches this table only. */
 export const HEALTH_STATES = {
   online: {
@@ -67,7 +79,7 @@ export const HEALTH_STATES = {
   },
   rebooting: {
     // A reboot ends by itself: refused for `down` ms, then 503 for `starting` ms, then online.
-    fields: { down: Duration, starting: Duration },
+    fields: rebootFields,
     ownDuration: spec => (spec.down as number) + (spec.starting as number),
     phaseAt: (spec, elapsed) => {
       const down = spec.down as number
@@ -76,20 +88,15 @@ export const HEALTH_STATES = {
     }
   },
   slow: {
-    fields: {
-      ...forField,
-      latency: Latency,
-      growth: Type.Optional(Type.Object({ perMinute: Latency, max: Latency }, { additionalProperties: false }))
-    },
+    fields: slowFields,
     phaseAt: (spec, elapsed) => ({ mode: 'slow', latency: latencyAt(spec, elapsed) }),
     check: spec => spec.growth !== undefined && spec.growth.max < (spec.latency as number)
       ? ['growth/max', `must be at least the latency (${spec.latency as number}), not ${spec.growth.max}`]
       : undefined
   }
-} satisfies Record<string, HealthStateRow>
+} satisfies Record<HealthStateName, HealthStateRow>
 
-export type HealthStateName = keyof typeof HEALTH_STATES
-export const HEALTH_STATE_NAMES = Object.keys(HEALTH_STATES) as HealthStateName[]
+export const HEALTH_STATE_NAMES: readonly HealthStateName[] = STATE_NAMES
 
 /** A slow device's latency `elapsed` ms into the state: growing by perMinute each minute, up to max. */
 export function latencyAt ({ latency = 0, growth }: HealthSpec, elapsed: number): number {

@@ -43,7 +43,6 @@ function describeValueError (error: ValueError): string {
     case ValueErrorType.StringMinLength: return 'must not be empty'
     case ValueErrorType.StringMaxLength: return `must be at most ${String(schema.maxLength)} characters long`
     case ValueErrorType.StringPattern: return patternRule(schema as { pattern?: string })
-    case ValueErrorType.ArrayMinItems: return minItemsRule(schema as { minItems?: number })
     case ValueErrorType.Literal: return `must be ${JSON.stringify(schema.const)}`
     // A union's own description says what it takes; its members' errors would each tell only half.
     case ValueErrorType.Union: return `must be ${String(schema.description)}`

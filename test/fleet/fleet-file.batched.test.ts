@@ -15,6 +15,8 @@ t.test('a fleet file\'s problems are each named by file, JSON path and what is w
   t.equal((await refusal(t, '{"devices": [')).message, 'Invalid fleet file:\n  FILE: invalid JSON at line 1, column 14')
   t.equal((await refusal(t, '{"devices": []}')).message, 'Invalid fleet file:\n  FILE: /devices: must list at least 1 device', 'not TypeBox\'s own words')
   t.equal((await refusal(t, '{"devices": [null, {"name": "a", "fixtures": 3}]}')).message, 'Invalid fleet file:\n  FILE: /devices/0: must be an object, not null\n  FILE: /devices/1/fixtures: must be a string, not 3')
+  t.equal((await refusal(t, '{"devices": 3, "generate": "1x1", "fixtures": "."}')).message,
+    'Invalid fleet file:\n  FILE: /generate: cannot be combined with fixtures: generated data is served instead of fixture files\n  FILE: /devices: must be an array, not 3')
   t.equal((await refusal(t, '[]')).message, 'Invalid fleet file:\n  FILE: must be an object: { "devices": [ … ] }')
   const several = (await refusal(t, '{"devices": [{"name": "a b", "port": 70000, "colour": 1}], "tokens": [""]}')).message
   for (const path of ['/devices/0/name', '/devices/0/port', '/devices/0/colour', '/tokens/0']) t.match(several, `FILE: ${path}: `)

@@ -32,6 +32,7 @@ t.test('options a fleet cannot start with are refused, naming the device where o
   t.throws(() => planDevices({ count: 3, port: 65534 }), { message: 'option port 65534 with option count 3 would put the last device on port 65536: a fleet\'s ports must stay within 65535, so from port 65534 at most 2 devices' })
   t.throws(() => planDevices({ devices: [{ name: 'a', tokens: ['has space'] }] }), { message: 'option devices[0].tokens[0] must be one word of visible ASCII characters (no spaces, no letters like ö or é)' })
   t.throws(() => planDevices({ devices: [{ name: 'a' }], adminToken: 'x', tokens: ['x'] }), { message: /^the same token cannot be both option adminToken and option tokens/ }, 'the shared options are checked as startMockNvr checks them')
+  t.throws(() => planDevices({ devices: [{ name: 'a', tokens: ['x'] }], adminToken: 'x' }), { message: 'device a: the same token cannot be both option adminToken and option tokens: the admin token must never open the device API' })
   t.throws(() => planDevices({ devices: [{ name: 'a', latency: 5 }], adminToken: 'x' }).map(plan => resolveOptions({ ...plan.options, tokens: ['x'] })), { message: /the same token cannot be both/ })
   t.throws(() => planDevices({ count: 3, offlineFraction: 2 }), { name: 'OptionsError', message: 'option offlineFraction must be a number from 0 to 1, not 2' })
   t.throws(() => planDevices({ count: 3, flappingFraction: Number.NaN }), { name: 'OptionsError', message: /^option flappingFraction must be a number from 0 to 1/ })

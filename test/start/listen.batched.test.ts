@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:net'
 import t from 'tap'
 import { ListenError, startMockNvr } from '../../src/index.js'
-import { describeListenError } from '../../src/start/listen-error.js'
+import { describeControlListenError, describeListenError } from '../../src/start/listen-error.js'
 import { baseUrl } from '../../src/util/listen-address.js'
 import { captureLogs } from '../helpers/log-capture.js'
 
@@ -45,4 +45,9 @@ t.test('listen errors of other kinds are described too, and any other error pass
   t.equal((describeListenError(failure('EAI_AGAIN'), 'nvr.lan', 80) as ListenError).problem, 'cannot resolve host nvr.lan')
   const odd = failure('EMFILE')
   t.equal(describeListenError(odd, '127.0.0.1', 80), odd)
+})
+
+t.test('a control address that cannot listen for a reason not known is passed on as it is', async t => {
+  const odd = Object.assign(new Error('odd'), { code: 'EODD' })
+  t.equal(describeControlListenError(odd, '127.0.0.1', 1), odd)
 })
