@@ -1,13 +1,20 @@
 import type { ProxyOptions } from '../target-proxy/target-proxy.js'
 import { parseTarget, type TargetLinkError } from '../target-client/target-connection.js'
-import { CLI_OPTIONS, envName, UsageError, type CliCommand } from './args.js'
+import { parseArgs } from 'node:util'
+import { CLI_OPTIONS, envName, flagValue, UsageError, type CliCommand, type FlagToken } from './args.js'
+import { helpLines, TARGET_LINK_FLAGS, type FlagRow, type FlagTable } from './flag-rows.js'
 import { readCaFile } from './ca-file.js'
 import { TARGET_TOKEN_VARIABLE } from './target-token.js'
 import { parseMilliseconds } from './milliseconds.js'
 
-// Each flag that takes a value, with the placeholder its messages show.
-const VALUE_FLAGS: Record<string, string> = { target: 'URL', record: 'FILE', ca: 'FILE', timeout: 'MS' }
-const SWITCHES = ['insecure'] as const
+/** proxy's own flags; every other flag is a serve flag, read by the serve table (args.ts), unless refused below. */
+const PROXY_FLAGS: FlagTable = {
+  target: TARGET_LINK_FLAGS.target,
+  record: { value: 'FILE', help: ['write the valid lists and lines that passed to this fixture file on stop', '(atomically, merged with what it holds)'] },
+  timeout: { value: 'MS', help: ['time each forwarded request may take; then 504 (default: 10000)'] },
+  ca: TARGET_LINK_FLAGS.ca,
+  insecure: TARGET_LINK_FLAGS.insecure
+}
 const TARGETS_OWN = 'the target\'s data and tokens are used'
 const ONE_DEVICE = 'a proxy is one device, forwarding to one target'
 /** The serve flags proxy refuses, each with why: written once, for the flags, their twins and the help. */
@@ -25,46 +32,46 @@ export const NOT_FOR_PROXY: Readonly<Record<string, string>> = {
   'offline-fraction': ONE_DEVICE,
   'flapping-fraction': ONE_DEVICE
 }
+
 // The proxy holds no token of the target's: one would let anyone who reaches the proxy in.
 const OWN_AUTHORIZATION = 'each client\'s own Authorization is forwarded to the target'
+const PARSE_OPTIONS = Object.fromEntries(Object.entries(PROXY_FLAGS).map(([flag, row]) => [flag, { type: row.value === undefined ? 'boolean' as const : 'string' as const }]))
+// A value that is one of these is a forgotten value, not a value (`--target --port 80`).
+const ALL_FLAGS = new Set(['-h', '--help', ...Object.keys(PROXY_FLAGS).map(flag => `--${flag}`), ...CLI_OPTIONS.map(option => `--${option.flag}`)])
 
-/** `mock-nvr proxy`'s own flags taken out of argv; the rest are the usual server flags. */
+/** `mock-nvr proxy`'s own flags taken out of argv, read by its table; the rest are the usual server flags. */
 export async function parseProxyArgs (argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ proxy: ProxyOptions, serveArgv: string[], help: boolean }> {
-  const values: Record<string, string> = {}
-  const switches = new Set<string>()
+  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options: PARSE_OPTIONS })
+  const values: Record<string, string | true> = {}
   const serveArgv: string[] = []
   let help = false
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] as string
-    const [name, inline] = arg.startsWith('--') ? splitFlag(arg.slice(2)) : [undefined, undefined]
-    if (arg === '--help' || arg === '-h') help = true
-    else if (Object.hasOwn(VALUE_FLAGS, name as string)) {
-      const value = inline ?? argv[++index]
-      if (value === undefined || value === '') throw new UsageError(`--${name as string} needs a value: --${name as string} ${VALUE_FLAGS[name as string] as string}`)
-      values[name as string] = value
-    } else if ((SWITCHES as readonly string[]).includes(name as string)) switches.add(name as string)
-    else if (Object.hasOwn(NOT_FOR_PROXY, name as string)) throw new UsageError(`--${name as string} does not apply to proxy: ${NOT_FOR_PROXY[name as string] as string}`)
+  for (const token of tokens) {
+    const name = token.kind === 'option' ? token.name : undefined
+    const row = name === undefined ? undefined : PROXY_FLAGS[name]
+    if (name === 'help' || name === 'h') help = true
+    else if (row !== undefined) values[name as string] = ownValue(token as FlagToken, row)
+    else if (name !== undefined && Object.hasOwn(NOT_FOR_PROXY, name)) throw new UsageError(`--${name} does not apply to proxy: ${NOT_FOR_PROXY[name] as string}`)
     else if (name === 'token-file') throw new UsageError(`--token-file does not apply to proxy: ${OWN_AUTHORIZATION}`)
-    else serveArgv.push(arg)
+    else serveArgv.push(argv[token.index] as string)
   }
   if (help) return { proxy: { target: '' }, serveArgv, help }
   if (env[TARGET_TOKEN_VARIABLE] !== undefined) throw new UsageError(`${TARGET_TOKEN_VARIABLE} does not apply to proxy: ${OWN_AUTHORIZATION}; unset it`)
   if (values.target === undefined) throw new UsageError('--target URL is required: the real NVR to forward /nvr/v1 to')
-  const timeout = values.timeout === undefined ? undefined : parseMilliseconds('timeout', values.timeout)
+  const timeout = values.timeout === undefined ? undefined : parseMilliseconds('timeout', values.timeout as string)
   let base: URL
   try {
-    base = parseTarget(values.target)
+    base = parseTarget(values.target as string)
   } catch (error) {
     throw new UsageError(`--target: ${(error as TargetLinkError).message}`)
   }
-  const ca = values.ca === undefined ? undefined : await readCaFile(values.ca)
+  const ca = values.ca === undefined ? undefined : await readCaFile(values.ca as string)
   if (ca !== undefined && base.protocol !== 'https:') throw new UsageError('--ca: a CA certificate is only of use with an https:// target')
   const proxy: ProxyOptions = {
-    target: values.target,
+    target: values.target as string,
     ...(timeout === undefined ? {} : { timeout }),
     ...(ca === undefined ? {} : { ca }),
-    ...(switches.has('insecure') ? { insecure: true } : {}),
-    ...(values.record === undefined ? {} : { record: values.record })
+    ...(values.insecure === true ? { insecure: true } : {}),
+    ...(values.record === undefined ? {} : { record: values.record as string })
   }
   return { proxy, serveArgv, help }
 }
@@ -82,9 +89,11 @@ export function refuseDataTwins (command: CliCommand): void {
   }
 }
 
-function splitFlag (flag: string): [string, string | undefined] {
-  const equals = flag.indexOf('=')
-  return equals === -1 ? [flag, undefined] : [flag.slice(0, equals), flag.slice(equals + 1)]
+// A flag of proxy's own; an empty value is a missing one, as the serve flags have it.
+function ownValue (token: FlagToken, row: FlagRow): string | true {
+  const value = flagValue(token, row.value, ALL_FLAGS)
+  if (value === '') throw new UsageError(`${token.rawName} needs a value: ${token.rawName} ${row.value as string}`)
+  return value
 }
 
 export const PROXY_HELP = [
@@ -96,12 +105,7 @@ export const PROXY_HELP = [
   'Latency, faults and Prefer apply in front of the target. The server options of mock-nvr --help apply,',
   ...refusedLines(),
   '',
-  '  --target URL          the real NVR\'s base URL, e.g. https://nvr.local:8443 (without /nvr/v1)',
-  '  --record FILE         write the valid lists and lines that passed to this fixture file on stop',
-  '                        (atomically, merged with what it holds)',
-  '  --timeout MS          time each forwarded request may take; then 504 (default: 10000)',
-  '  --ca FILE             trust this PEM certificate for an https:// target',
-  '  --insecure            do not check the https:// target\'s certificate (warned about on every start)',
+  ...helpLines(PROXY_FLAGS),
   '  -h, --help            show this help',
   ''
 ].join('\n')

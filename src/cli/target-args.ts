@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { flagValue, UsageError } from './args.js'
 import { parseMilliseconds } from './milliseconds.js'
+import { helpLines, TARGET_LINK_FLAGS, type FlagTable } from './flag-rows.js'
 
 export const TARGET_COMMANDS = ['verify', 'record'] as const
 export type TargetCommandName = typeof TARGET_COMMANDS[number]
@@ -28,33 +29,36 @@ export interface TargetArgs {
   force: boolean
 }
 
-/** A target command's flag: the placeholder of its value (none for a switch), and whether it may be repeated. */
-interface TargetFlag {
-  value?: string
-  multiple?: boolean
+const COMMON: FlagTable = {
+  target: TARGET_LINK_FLAGS.target,
+  token: { value: 'TOKEN', help: ['the bearer token the target accepts; never written to any output, log or file'] },
+  'token-file': {
+    value: 'FILE',
+    help: ['read the token from FILE instead (one trailing newline dropped), so it stays out', 'of ps and shell history; or set MOCK_NVR_DEVICE_TOKEN. A flag beats the variable']
+  },
+  camera: { value: 'ID', multiple: true, help: ['a camera to read (repeatable): the API has no route that lists cameras'] },
+  timeout: TARGET_LINK_FLAGS.timeout,
+  'run-timeout': { value: 'MS', help: ['time the whole run may take (default: no limit)'] },
+  ca: TARGET_LINK_FLAGS.ca,
+  insecure: TARGET_LINK_FLAGS.insecure
 }
 
-const COMMON: Record<string, TargetFlag> = {
-  help: {},
-  target: { value: 'URL' },
-  token: { value: 'TOKEN' },
-  'token-file': { value: 'FILE' },
-  camera: { value: 'ID', multiple: true },
-  timeout: { value: 'MS' },
-  'run-timeout': { value: 'MS' },
-  ca: { value: 'FILE' },
-  insecure: {},
-  json: {}
-}
-
-const OWN: Record<TargetCommandName, Record<string, TargetFlag>> = {
-  verify: { junit: { value: 'FILE' }, strict: {} },
-  record: { out: { value: 'FILE' }, force: {} }
+const OWN: Record<TargetCommandName, FlagTable> = {
+  verify: {
+    json: { help: ['print the report as one JSON object, and nothing else, on stdout'] },
+    junit: { value: 'FILE', help: ['also write the report as JUnit XML, for CI systems'] },
+    strict: { help: ['differences from mock-nvr count as failures too'] }
+  },
+  record: {
+    out: { value: 'FILE', help: ['the fixture file to write (atomically)'] },
+    force: { help: ['replace FILE if it exists'] },
+    json: { help: ['print the outcome (or the refusal report) as JSON on stdout'] }
+  }
 }
 
 /** The arguments after `mock-nvr verify` or `mock-nvr record`. */
 export function parseTargetArgs (command: TargetCommandName, argv: readonly string[]): TargetArgs {
-  const flags = { ...COMMON, ...OWN[command] }
+  const flags: FlagTable = { help: { help: [] }, ...COMMON, ...OWN[command] }
   const allFlags = new Set(['-h', ...Object.keys(flags).map(name => `--${name}`)])
   const options: ParseArgsConfig['options'] = Object.fromEntries(Object.entries(flags).map(([name, flag]) =>
     [name, { type: flag.value === undefined ? 'boolean' : 'string', ...(name === 'help' ? { short: 'h' } : {}) }]))
@@ -119,19 +123,7 @@ function milliseconds (values: Record<string, unknown>, flag: string, key: 'time
   return text === undefined ? {} : { [key]: parseMilliseconds(flag, text) }
 }
 
-const CONNECTION_HELP = [
-  '  --target URL          the real NVR\'s base URL, e.g. https://nvr.local:8443 (without /nvr/v1)',
-  '  --token TOKEN         the bearer token the target accepts; never written to any output, log or file',
-  '  --token-file FILE     read the token from FILE instead (one trailing newline dropped), so it stays out',
-  '                        of ps and shell history; or set MOCK_NVR_DEVICE_TOKEN. A flag beats the variable',
-  '  --camera ID           a camera to read (repeatable): the API has no route that lists cameras',
-  '  --timeout MS          time each request may take (default: 10000)',
-  '  --run-timeout MS      time the whole run may take (default: no limit)',
-  '  --ca FILE             trust this PEM certificate for an https:// target (e.g. the target\'s self-signed one)',
-  '  --insecure            do not check the https:// target\'s certificate (warned about on every run)'
-]
-
-/** --help of a target command. */
+/** --help of a target command, from its table. */
 export function targetHelpText (command: TargetCommandName): string {
   const lines = command === 'verify'
     ? [
@@ -139,24 +131,14 @@ export function targetHelpText (command: TargetCommandName): string {
         '',
         'Checks the target, a real NVR (or any implementation of the API), against the contract, and lists where it',
         'answers the cases the spec leaves open otherwise than mock-nvr. Exit code: 0 no violation, 1 violations or',
-        'an unusable target, 2 usage error.',
-        '',
-        ...CONNECTION_HELP,
-        '  --json                print the report as one JSON object, and nothing else, on stdout',
-        '  --junit FILE          also write the report as JUnit XML, for CI systems',
-        '  --strict              differences from mock-nvr count as failures too'
+        'an unusable target, 2 usage error.'
       ]
     : [
         'Usage: mock-nvr record --target URL --token TOKEN|--token-file FILE --camera ID [--camera ID …] --out FILE [options]',
         '',
         'Writes a fixture file from the target, a real NVR: every camera named, its lines in the target\'s order, as',
         'sent. All or nothing: a target that breaks the contract is reported as verify does, and nothing is written.',
-        'Exit code: 0 written, 1 refused or failed, 2 usage error.',
-        '',
-        ...CONNECTION_HELP,
-        '  --out FILE            the fixture file to write (atomically)',
-        '  --force               replace FILE if it exists',
-        '  --json                print the outcome (or the refusal report) as JSON on stdout'
+        'Exit code: 0 written, 1 refused or failed, 2 usage error.'
       ]
-  return [...lines, '  -h, --help            show this help', ''].join('\n')
+  return [...lines, '', ...helpLines(COMMON), ...helpLines(OWN[command]), '  -h, --help            show this help', ''].join('\n')
 }
