@@ -45,7 +45,7 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'admin-token', key: 'adminToken', kind: 'string', defaultText: 'none, admin API off', value: 'TOKEN', help: 'turn the admin API on under /__admin/, for callers with this bearer token' },
   { flag: 'rate-limit', key: 'rateLimit', kind: 'integer', defaultText: 'off', value: 'N', help: 'allow N API requests per second per token, in bursts of up to N; then 429 with Retry-After' },
   { flag: 'journal-size', key: 'journalSize', kind: 'integer', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' },
-  { flag: 'schedule', key: 'schedule', kind: 'string', defaultText: 'none, always online', value: 'FILE', help: 'a JSON file of the device\'s health over time and its drift: {"health": steps or a pattern, "drift": {"every": MS}}' },
+  { flag: 'schedule', key: 'schedule', kind: 'string', defaultText: 'none, always online', value: 'FILE', help: 'a JSON file of the device\'s health over time and its drift: {"health": a state, steps or a pattern, "drift": MS}' },
   { flag: 'drift', key: 'drift', kind: 'integer', defaultText: 'none', value: 'MS', help: 'edit the data every MS milliseconds, seeded (see --seed): a line renamed, moved, added or removed' },
   { flag: 'clock', key: 'clock', kind: 'string', value: 'real|manual', help: 'the schedules\' clock; manual moves only when told: POST /__admin/clock {"advance": MS}' },
   { flag: 'devices', key: 'devices', kind: 'integer', defaultText: 'none, one device', value: 'N', help: 'start a fleet of N devices, nvr-001 …, on --port … --port+N-1 (see --generate, --seed)' },

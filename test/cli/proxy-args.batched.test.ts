@@ -10,6 +10,12 @@ t.test('proxy with --target alone forwards with the defaults: no timeout, CA, --
   t.strictSame(await parseProxyArgs(['--target', TARGET]), { proxy: { target: TARGET }, serveArgv: [], help: false })
 })
 
+t.test('proxy\'s own flags are read by its table: an empty value is a missing one', async t => {
+  await t.rejects(parseProxyArgs(['--target', '']), { message: '--target needs a value: --target URL' })
+  await t.rejects(parseProxyArgs(['--target', TARGET, '--timeout=']), { message: '--timeout needs a value: --timeout MS' })
+  await t.rejects(parseProxyArgs(['--target', '--port', '0']), { message: '--target needs a value, but --port follows it' })
+})
+
 t.test('proxy takes no fleet flag: --devices is refused by name, never starting a fleet on the bundled fixtures', async t => {
   t.strictSame(await runCommand(['proxy', '--target', TARGET, '--devices', '2']), {
     code: 2,
