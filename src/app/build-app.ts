@@ -113,7 +113,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   app.addHook('onRequest', checkEveryRequestOf(listeners.roleOfRequest, guardArea))
   await registerApiPage(app, await registerOpenApi(app))
   registerHealthz(app, proxy)
-  await registerApiArea(app, ownDevice, proxy)
+  await registerApiArea(app, proxy)
   if (adminTokens !== undefined) await registerAdminArea(app, { tokens: adminTokens, fleet, manualClock })
 
   function addListener (role: NewListener): DevicePort {
