@@ -114,7 +114,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   await registerApiPage(app, await registerOpenApi(app))
   registerHealthz(app, proxy)
   await registerApiArea(app, proxy)
-  if (adminTokens !== undefined) await registerAdminArea(app, { tokens: adminTokens, fleet, manualClock })
+  if (adminTokens !== undefined) await registerAdminArea(app, { tokens: adminTokens, fleet, manualClock, device: ownDevice })
 
   function addListener (role: NewListener): DevicePort {
     refuseAdminTokenOpening(role.device, adminToken)

@@ -1,4 +1,5 @@
 import type { RecordedRequest, RequestJournal } from './journal.js'
+import { DROPPED, RequestCounts } from './request-counts.js'
 import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter, type RequestLog } from '../logging/request-line.js'
 
 /**
@@ -8,6 +9,8 @@ import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter, type Request
  */
 export class RequestRecorder {
   readonly journal: RequestJournal
+  /** The device's requests as numbers, for its metrics. */
+  readonly counts = new RequestCounts()
   #logging: { log: RequestLog, writeRequestLine: RequestLineWriter } | undefined
 
   constructor (journal: RequestJournal) {
@@ -24,7 +27,7 @@ export class RequestRecorder {
    * as the function that makes the next one, so an id is made only when a line is written.
    */
   answered (request: RecordedRequest, reqId: string | (() => string), status: number, durationMs: number): void {
-    this.journal.record(request, status, durationMs)
+    this.#record(request, status, durationMs)
     const logging = this.#logging
     // Checked first: at warn, the usual level under load, a request then costs no log line at all.
     if (logging === undefined || !isInfoEnabled(logging.log)) return
@@ -33,17 +36,22 @@ export class RequestRecorder {
 
   /** A request whose answer failed while being sent: its journal entry and an error line. */
   failed (request: RecordedRequest, log: RequestLog, status: number, durationMs: number, error: Error): void {
-    this.journal.record(request, status, durationMs)
+    this.#record(request, status, durationMs)
     log.error({ method: request.method, url: request.url, statusCode: status, responseTime: loggedMilliseconds(durationMs), err: error }, 'request errored')
   }
 
   /** A request refused before routing, which Fastify answers outside its request cycle: its journal entry. */
   refusedBeforeRouting (request: RecordedRequest, status: number, durationMs: number): void {
-    this.journal.record(request, status, durationMs)
+    this.#record(request, status, durationMs)
   }
 
   /** A connection closed on purpose without an answer: its journal entry, with no status. */
   dropped (request: RecordedRequest, durationMs: number): void {
-    this.journal.record(request, 0, durationMs)
+    this.#record(request, DROPPED, durationMs)
+  }
+
+  #record (request: RecordedRequest, status: number, durationMs: number): void {
+    this.journal.record(request, status, durationMs)
+    this.counts.count(request, status, durationMs)
   }
 }

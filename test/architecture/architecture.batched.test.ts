@@ -11,7 +11,7 @@ const LAYERS = [
   ['start', 'fleet', 'target-link'],
   ['app'],
   ['device-api', 'admin-api', 'openapi', 'target-proxy', 'msw'],
-  ['pipeline'],
+  ['pipeline', 'metrics'],
   ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'target-client', 'health'],
   ['wire', 'contract'],
   ['util']

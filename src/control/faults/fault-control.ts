@@ -1,6 +1,6 @@
 import { pickDelay, type DelayRange } from '../../util/delay.js'
 import { apiErrors } from '../../wire/errors.js'
-import { effectOf, type Answer, type FaultEffect } from './fault-kinds.js'
+import { effectOf, FAULT_KIND_NAMES, type Answer, type FaultEffect, type FaultKindName } from './fault-kinds.js'
 import { appliesTo, delayRangeOf, parseFaultSpec, type Fault, type ScopedRequest } from './fault-spec.js'
 import { parsePreferences } from '../prefer.js'
 import { createRandom, type Random } from '../../util/random.js'
@@ -34,6 +34,10 @@ export interface FaultPlan {
 
 const NO_HEADERS: readonly string[] = []
 
+/** What a fault that took a request asked for: one of its kinds, or a delay alone; or a Prefer header. */
+export type InjectedKind = FaultKindName | 'delay' | 'prefer'
+export const INJECTED_KINDS: readonly InjectedKind[] = [...FAULT_KIND_NAMES, 'delay', 'prefer']
+
 /**
  * Injected faults, --latency and Prefer handling for the device API, as data: what a request meets is decided
  * by planFor(), and carried out by whoever answers it. When nothing is on, `active` is false and no request asks.
@@ -48,6 +52,8 @@ export class FaultControl {
   #faults: Fault[] = []
   #nextId = 1
   #active: boolean
+  /** The requests faults and Prefer took, by kind, since the device started; no reset clears it. */
+  readonly injected: Record<InjectedKind, number> = Object.fromEntries(INJECTED_KINDS.map(kind => [kind, 0])) as Record<InjectedKind, number>
 
   constructor ({ latency, allowPrefer = false, seed = 1, schedule = waitWithTimer }: FaultControlOptions = {}) {
     this.#latency = latency
@@ -82,11 +88,13 @@ export class FaultControl {
     const preferences = header === undefined ? undefined : parsePreferences(header)
     if (typeof preferences === 'string') return { waitMs: 0, fault: null, headers: NO_HEADERS, effect: apiErrors.invalidPrefer(preferences) }
     if (preferences !== undefined) {
+      this.injected.prefer++
       const status = preferences.code === undefined || preferences.code === 200 ? undefined : preferences.code
       return this.#planned(preferences.delay ?? this.#latency, 'prefer', ['preference-applied', preferences.applied], status === undefined ? undefined : { status })
     }
     const fault = this.#consumeMatch(request)
     if (fault === undefined) return this.#planned(this.#latency, null, NO_HEADERS, undefined)
+    this.injected[FAULT_KIND_NAMES.find(kind => fault[kind] !== undefined) ?? 'delay']++
     return this.#planned(delayRangeOf(fault) ?? this.#latency, fault.id, NO_HEADERS, fault)
   }
 
