@@ -19,9 +19,9 @@ import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js
 import { loadTls } from '../config/tls.js'
 import { FixtureWatcher } from '../data/watch.js'
 import { TargetProxy, type ProxyOptions } from '../target-proxy/target-proxy.js'
-import { TargetLinkError } from '../target-client/target-connection.js'
 import { ManualClock, RealClock, type Clock } from '../util/clock.js'
 import { loadDeviceSchedule } from './device-schedule.js'
+import { TargetLinkError } from '../errors/errors.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
 export interface MockNvr extends DeviceVerbs {

@@ -13,6 +13,7 @@ const LAYERS = [
   ['device-api', 'admin-api', 'openapi', 'target-proxy', 'msw'],
   ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'target-client', 'health'],
   ['wire', 'contract'],
+  ['errors'],
   ['util']
 ]
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url))

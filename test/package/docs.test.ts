@@ -3,7 +3,7 @@ import { CLI_OPTIONS, envName, helpText, shownDefault } from '../../src/cli/args
 import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { line } from '../helpers/app.js'
 import { DOC_PAGES, docSection, readDoc } from '../helpers/docs.js'
-import { ERROR_CODES } from '../../src/contract/error-codes.js'
+import { ERROR_CODES } from '../../src/errors/catalogue.js'
 import { apiErrors, type ApiError } from '../../src/wire/errors.js'
 
 const readme = readDoc('README.md')
