@@ -129,7 +129,7 @@ export class ListenError extends MockNvrError {
 
 /** A device of a fleet could not listen; whatever listened was closed, so no device was started. */
 export class FleetListenError extends MockNvrError {
-  constructor (readonly device: string, readonly port: number, cause: NodeJS.ErrnoException) {
+  constructor (readonly device: string, readonly port: number, cause: { code?: string | undefined, message: string }) {
     super(THROWN_ERROR_CODES.FleetListenError, cause.code === 'EADDRINUSE'
       ? `device ${device} cannot listen on port ${port}: it is already in use; no device was started`
       : `device ${device} cannot listen on port ${port}: ${cause.message}; no device was started`)
