@@ -73,7 +73,7 @@ export function dataView ({ onError, onCameras }) {
     if (file === undefined) return
     upload.value = ''
     const heading = `${file.name} was not served, nothing changed:`
-    if (file.size === 0) return showProblems(problems, heading, [{ path: '', problem: 'The file is empty.' }])
+    if (file.size === 0) return showProblems(problems, heading, [{ path: '', message: 'The file is empty.' }])
     return act(async () => replaceWith(await file.text(), file.name), heading)
   })
   editorDetails.addEventListener('toggle', () => {
