@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -86,4 +86,12 @@ t.test('what the page takes from the server (server-values.js) is the server\'s 
   const app = await build(t, { adminToken: ADMIN_TOKEN })
   const served = await app.inject({ url: '/__admin/ui/server-values.js' })
   t.equal(served.body, committed)
+})
+
+t.test('every script of the page is type-checked with the server\'s code: // @ts-check, in the folders tsconfig.json includes', async t => {
+  const scripts = (await readdir(DASHBOARD_FOLDER)).filter(name => name.endsWith('.js'))
+  t.ok(scripts.length > 5)
+  for (const name of scripts) t.ok((await readFile(new URL(name, DASHBOARD_FOLDER), 'utf8')).startsWith('// @ts-check\n'), name)
+  const { include, compilerOptions } = JSON.parse(await readFile(new URL('../tsconfig.json', DASHBOARD_FOLDER), 'utf8')) as { include: string[], compilerOptions: { allowJs?: boolean } }
+  t.ok(include.includes('dashboard') && compilerOptions.allowJs === true)
 })
