@@ -26,7 +26,7 @@ export interface ControlledStore {
   reset: () => void
 }
 
-export interface MockControlOptions<Store extends ControlledStore = DataStore> extends Omit<FaultControlOptions, 'recorder'> {
+export interface MockControlOptions<Store extends ControlledStore = DataStore> extends FaultControlOptions {
   store: Store
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
@@ -68,7 +68,7 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     this.#proxiedTarget = proxiedTarget
     this.journal = new RequestJournal(journalSize)
     this.recorder = new RequestRecorder(this.journal)
-    this.faultControl = new FaultControl({ ...faultOptions, recorder: this.recorder })
+    this.faultControl = new FaultControl(faultOptions)
     this.rateLimiter = new RateLimiter({ perSecond: rateLimit, ...(now === undefined ? {} : { now }) })
     this.#access = access
     // A copy, so reset() gives back what was given at start even if the caller's array changes since.

@@ -1,6 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify'
 import type { RecordedRequest, RequestJournal } from './journal.js'
-import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter } from '../logging/request-line.js'
+import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter, type RequestLog } from '../logging/request-line.js'
 
 /**
  * Where every request ends up once it is answered, whoever answered it (Fastify, the fast path, the
@@ -9,14 +8,14 @@ import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter } from '../lo
  */
 export class RequestRecorder {
   readonly journal: RequestJournal
-  #logging: { log: FastifyBaseLogger, writeRequestLine: RequestLineWriter } | undefined
+  #logging: { log: RequestLog, writeRequestLine: RequestLineWriter } | undefined
 
   constructor (journal: RequestJournal) {
     this.journal = journal
   }
 
   /** Writes the request lines to this logger, once the app exists, with its quickest line writer. */
-  logTo (log: FastifyBaseLogger, writeRequestLine: RequestLineWriter): void {
+  logTo (log: RequestLog, writeRequestLine: RequestLineWriter): void {
     this.#logging = { log, writeRequestLine }
   }
 
@@ -33,7 +32,7 @@ export class RequestRecorder {
   }
 
   /** A request whose answer failed while being sent: its journal entry and an error line. */
-  failed (request: RecordedRequest, log: FastifyBaseLogger, status: number, durationMs: number, error: Error): void {
+  failed (request: RecordedRequest, log: RequestLog, status: number, durationMs: number, error: Error): void {
     this.journal.record(request, status, durationMs)
     log.error({ method: request.method, url: request.url, statusCode: status, responseTime: loggedMilliseconds(durationMs), err: error }, 'request errored')
   }

@@ -16,7 +16,8 @@ import { baseUrl } from '../util/listen-address.js'
 import { describeListenError } from './listen-error.js'
 import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/options.js'
 import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js'
-import { loadTls } from '../config/tls.js'
+import { loadTls, type ServedTls } from '../config/tls.js'
+import type { TokenPolicy } from '../wire/token-policy.js'
 import { FixtureWatcher } from '../data/watch.js'
 import { TargetProxy, type ProxyOptions } from '../target-proxy/target-proxy.js'
 import { ManualClock, RealClock, type Clock } from '../util/clock.js'
@@ -51,9 +52,7 @@ export type StartOptions = MockNvrOptions & {
 
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
 export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: StartOptions = {}): Promise<MockNvr> {
-  for (const key of FLEET_OPTIONS) {
-    if (input[key] !== undefined) throw new OptionsError(`option ${key} starts a fleet: call startMockFleet instead`)
-  }
+  refuseFleetOptions(input)
   const options = resolveOptions(input)
   const proxy = proxyOptions === undefined ? undefined : startProxy(proxyOptions, input)
   await proxy?.recording?.check()
@@ -65,7 +64,6 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   const store = new DataStore(data)
   const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
   const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedTarget: proxy.target }), ...(now === undefined ? {} : { now }) }, { schedule, clock, seed: options.seed, log: logger })
-  const { tokens } = device
   const roster = new Roster([device])
   const { app, listener } = await buildServingApp({
     device,
@@ -79,10 +77,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   })
   if (proxy !== undefined) logProxy(app, proxy, proxyOptions as ProxyOptions)
 
-  if (options.watch) {
-    const watcher = new FixtureWatcher({ path: fixtures, store, log: app.log })
-    app.addHook('onClose', async function stopWatching () { await watcher.close() })
-  }
+  if (options.watch) watchFixtures(app, fixtures, store)
 
   await app.ready()
   const port = await listenOrClose(app, device, listener, options)
@@ -91,15 +86,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   roster.holdProcess()
   await roster.settled()
 
-  app.log.info({
-    source,
-    cameras: store.current.cameras.size,
-    countingLines: store.current.lineCount
-  }, 'serving counting lines')
-  if (note !== undefined) app.log.info(note)
-  if (tokens.acceptsAnyToken && proxy === undefined) app.log.info('no --token configured: any non-empty bearer token is accepted')
-
-  if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
+  logServing(app, { source, note, store, proxied: proxy !== undefined, tokens: device.tokens, tls })
   logControlOptions(app, options)
   logSchedule(app, device, schedule.driftEvery, clock)
   // Written before the URL is given out, so the start-up lines come before anything a client causes.
@@ -120,6 +107,34 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
     ...device.verbs(),
     clock: handleClock(clock, async () => await roster.settled())
   }
+}
+
+// Fixture edits are served as they are saved.
+function watchFixtures (app: FastifyInstance, fixtures: string, store: DataStore): void {
+  const watcher = new FixtureWatcher({ path: fixtures, store, log: app.log })
+  app.addHook('onClose', async function stopWatching () { await watcher.close() })
+}
+
+function refuseFleetOptions (input: MockNvrOptions): void {
+  for (const key of FLEET_OPTIONS) {
+    if (input[key] !== undefined) throw new OptionsError(`option ${key} starts a fleet: call startMockFleet instead`)
+  }
+}
+
+interface Serving {
+  source: string
+  note: string | undefined
+  store: DataStore
+  proxied: boolean
+  tokens: TokenPolicy
+  tls: ServedTls | undefined
+}
+
+function logServing (app: FastifyInstance, { source, note, store, proxied, tokens, tls }: Serving): void {
+  app.log.info({ source, cameras: store.current.cameras.size, countingLines: store.current.lineCount }, 'serving counting lines')
+  if (note !== undefined) app.log.info(note)
+  if (tokens.acceptsAnyToken && !proxied) app.log.info('no --token configured: any non-empty bearer token is accepted')
+  if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
 }
 
 function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): TargetProxy {

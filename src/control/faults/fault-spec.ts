@@ -3,7 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { DelaySchema, toDelayRange, type DelayRange } from '../../util/delay.js'
 import { IdSchema } from '../../contract/schemas.js'
 import { FAULT_KIND_FIELDS, FAULT_KIND_NAMES } from './fault-kinds.js'
-import { OPERATIONS, operationAt, type OperationName } from '../../contract/paths.js'
+import { OPERATIONS, type OperationName, type OperationRow } from '../../contract/paths.js'
 import { listValueProblems, type ValueProblem } from '../../util/value-errors.js'
 import { InvalidFaultError } from '../../errors/errors.js'
 
@@ -73,7 +73,7 @@ export function appliesTo ({ route, camera }: FaultSpec, request: ScopedRequest)
   const operation = operationOf(request)
   if (operation === undefined) return false
   return (route === undefined || route === operation) &&
-    (camera === undefined || camera === (request.params as { id: string }).id)
+    (camera === undefined || camera === request.params.id)
 }
 
 /** The delay of a checked spec as a range, if it has one. */
@@ -82,15 +82,14 @@ export function delayRangeOf ({ delay }: FaultSpec): DelayRange | undefined {
   return delay === undefined ? undefined : toDelayRange(delay) as DelayRange
 }
 
-/** What fault scoping reads of a routed request: a FastifyRequest, or the MSW handlers' own. */
+/** What fault scoping reads of a request: its method, the operation at its path (if any) and its parameters. */
 export interface ScopedRequest {
   method: string
-  params: unknown
-  /** The route's pattern, prefix included. */
-  routeOptions: { url?: string | undefined }
+  operation: OperationRow | undefined
+  params: Readonly<Record<string, string>>
 }
 
-/** Which of the two operations a request is, from its route's row; undefined for another method or path. */
-function operationOf (request: ScopedRequest): Operation | undefined {
-  return operationAt(request.routeOptions.url, request.method)?.name
+/** Which of the two operations a request is; undefined for another method or path. */
+function operationOf ({ operation, method }: ScopedRequest): Operation | undefined {
+  return operation !== undefined && operation.methods.includes(method) ? operation.name : undefined
 }
