@@ -1,9 +1,10 @@
 import type { ProxyOptions } from '../target-proxy/target-proxy.js'
-import { parseTarget, type TargetLinkError } from '../target-client/target-connection.js'
-import { CLI_OPTIONS, envName, UsageError, type CliCommand } from './args.js'
+import { parseTarget } from '../target-client/target-connection.js'
+import { CLI_OPTIONS, envName, type CliCommand } from './args.js'
 import { readCaFile } from './ca-file.js'
 import { TARGET_TOKEN_VARIABLE } from './target-token.js'
 import { parseMilliseconds } from './milliseconds.js'
+import { type TargetLinkError, UsageError } from '../errors/errors.js'
 
 // Each flag that takes a value, with the placeholder its messages show.
 const VALUE_FLAGS: Record<string, string> = { target: 'URL', record: 'FILE', ca: 'FILE', timeout: 'MS' }

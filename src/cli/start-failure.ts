@@ -1,6 +1,5 @@
-import { FixtureError } from '../data/fixture-validation.js'
-import { ScheduleFileError } from '../start/device-schedule.js'
-import { ListenError, UNRESOLVED_HOST_CODES } from '../start/listen-error.js'
+import { UNRESOLVED_HOST_CODES } from '../start/listen-error.js'
+import { FixtureError, ScheduleFileError, ListenError } from '../errors/errors.js'
 
 /**
  * One sentence on why the server could not start, for the CLI to print instead of a stack trace. `hostGivenBy`
@@ -9,6 +8,6 @@ import { ListenError, UNRESOLVED_HOST_CODES } from '../start/listen-error.js'
 export function describeStartFailure (error: unknown, hostGivenBy = '--host'): string {
   if (error instanceof FixtureError || error instanceof ScheduleFileError) return error.message
   if ((error as Error).name === 'FleetListenError') return `cannot listen: ${(error as Error).message}`
-  if (error instanceof ListenError) return UNRESOLVED_HOST_CODES.has(error.code) ? `${error.problem} given by ${hostGivenBy}` : error.message
+  if (error instanceof ListenError) return UNRESOLVED_HOST_CODES.has(error.systemCode) ? `${error.problem} given by ${hostGivenBy}` : error.message
   return `cannot start: ${(error as Error).message}`
 }

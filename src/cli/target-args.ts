@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { flagValue, UsageError } from './args.js'
+import { flagValue } from './args.js'
 import { parseMilliseconds } from './milliseconds.js'
+import { UsageError } from '../errors/errors.js'
 
 export const TARGET_COMMANDS = ['verify', 'record'] as const
 export type TargetCommandName = typeof TARGET_COMMANDS[number]

@@ -4,6 +4,8 @@ import type { TSchema } from '@sinclair/typebox'
 import { toDelayRange, type Delay } from '../util/delay.js'
 import { ANY_ORIGIN, describeNonOrigin } from '../wire/origin.js'
 import { TOKEN_RULE } from '../util/token-characters.js'
+import { THROWN_ERROR_CODES } from '../errors/catalogue.js'
+import { MockNvrError } from '../errors/errors.js'
 
 /**
  * One thing wrong with the options. The sentence is put together by the caller's naming: a library caller
@@ -36,9 +38,9 @@ export function findOptionsProblem<T extends object> (check: TypeCheck<TSchema>,
 }
 
 /** Options that cannot be used; the message names each option by its key, as the caller passed it. */
-export class OptionsError extends Error {
+export class OptionsError extends MockNvrError {
   constructor (messageOrProblem: string | OptionsProblem) {
-    super(typeof messageOrProblem === 'string' ? messageOrProblem : describeForLibrary(messageOrProblem))
+    super(THROWN_ERROR_CODES.OptionsError, typeof messageOrProblem === 'string' ? messageOrProblem : describeForLibrary(messageOrProblem))
     this.name = 'OptionsError'
   }
 }

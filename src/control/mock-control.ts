@@ -8,7 +8,7 @@ import { DeviceEvents } from './device-events.js'
 import { ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
 import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control-verbs.js'
 import { RateLimiter } from '../contract/rate-limit.js'
-import { mergeScopes, ScopedTokensError, type ScopeHolder } from '../contract/scoped-tokens.js'
+import { mergeScopes, type ScopeHolder } from '../contract/scoped-tokens.js'
 import { OptionsError } from '../config/option-problems.js'
 import { SharedOptionSchemas } from '../config/shared-options.js'
 import { listValueProblems } from '../util/value-errors.js'
@@ -17,6 +17,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 const checkScopedTokens = TypeCompiler.Compile(ScopedTokensSchema)
 const checkRateLimit = TypeCompiler.Compile(SharedOptionSchemas.rateLimit)
 import { apiErrors } from '../wire/errors.js'
+import { ScopedTokensError } from '../errors/errors.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
 export interface ControlledStore {

@@ -1,7 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import { Type, type Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { FixtureError, type FixtureProblem } from '../data/fixture-validation.js'
 import { readJsonFile } from '../data/fixtures.js'
 import { parseGenerateSize } from '../data/generate-size.js'
 import { SharedOptionSchemas } from '../config/shared-options.js'
@@ -9,9 +8,10 @@ import { RateLimitSchema, ScopedTokensSchema } from '../contract/schemas.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { DEVICE_NAME_PATTERN } from './device-names.js'
 import { MAX_TIMER_MS } from '../util/delay.js'
-import { parseHealthSpec, problemsOfSchedule, HealthSpecError } from '../health/health-spec.js'
+import { parseHealthSpec, problemsOfSchedule } from '../health/health-spec.js'
 import type { ValueProblem } from '../util/value-errors.js'
 import type { FleetDeviceOptions, DeviceSettings } from './fleet-options.js'
+import { FixtureError, type FixtureProblem, HealthSpecError } from '../errors/errors.js'
 
 /** What a device of the file may set, and the file's top level sets for every device. */
 const deviceFields = {

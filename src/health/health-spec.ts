@@ -1,7 +1,8 @@
 import { Type, type TObject } from '@sinclair/typebox'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
-import { formatValueProblem, listValueProblems, type ValueProblem } from '../util/value-errors.js'
+import { listValueProblems, type ValueProblem } from '../util/value-errors.js'
 import { Duration, HEALTH_STATE_NAMES, HEALTH_STATES, PositiveDuration, stateSchema, type HealthSpec, type HealthStateName, type HealthStateRow } from './health-states.js'
+import { HealthSpecError } from '../errors/errors.js'
 
 /** One step of a schedule: a state, from `at` ms after the start. */
 export type HealthStep = HealthSpec & { at: number }
@@ -35,17 +36,6 @@ export interface Schedule {
   health?: HealthPlan
   /** Edit the data every `every` ms. */
   drift?: { every: number }
-}
-
-/** A health state, step or schedule that cannot be used; `problems` names each JSON path and what is wrong. */
-export class HealthSpecError extends Error {
-  readonly problems: ValueProblem[]
-
-  constructor (problems: ValueProblem[]) {
-    super(`Invalid health: ${problems.map(formatValueProblem).join('; ')}`)
-    this.name = 'HealthSpecError'
-    this.problems = problems
-  }
 }
 
 const STATE_LIST = HEALTH_STATE_NAMES.map(name => `"${name}"`).join(', ')

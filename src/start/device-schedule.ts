@@ -2,17 +2,10 @@ import { readFile } from 'node:fs/promises'
 import { describeFsError } from '../data/fixtures.js'
 import { locateJsonSyntaxError } from '../data/json-syntax.js'
 import { OptionsError } from '../config/options.js'
-import { HealthSpecError, parseHealthSpec, problemsOfSchedule, type HealthOption, type HealthPlan, type Schedule } from '../health/health-spec.js'
+import { parseHealthSpec, problemsOfSchedule, type HealthOption, type HealthPlan, type Schedule } from '../health/health-spec.js'
 import type { ValueProblem } from '../util/value-errors.js'
 import type { DeviceSchedule } from '../device/device.js'
-
-/** A schedule file that cannot be used: each problem named with the file, its JSON path and what is wrong. */
-export class ScheduleFileError extends Error {
-  constructor (file: string, problems: ValueProblem[]) {
-    super(`Invalid schedule:\n${problems.map(({ path, message }) => `  ${file}: ${path === '' ? '' : `${path}: `}${message}`).join('\n')}`)
-    this.name = 'ScheduleFileError'
-  }
-}
+import { HealthSpecError, ScheduleFileError } from '../errors/errors.js'
 
 /**
  * The schedule from the options: `health` (a state from the start, or steps or a pattern), or a schedule

@@ -1,18 +1,4 @@
-/** Why a server could not listen on the host and port it was given, in one sentence without a system error code. */
-export class ListenError extends Error {
-  /** The system's code: EADDRINUSE, EADDRNOTAVAIL, EACCES, ENOTFOUND or EAI_AGAIN. */
-  readonly code: string
-  /** The sentence without "cannot listen: ", for a caller that names where the host or port came from. */
-  readonly problem: string
-
-  constructor (code: string, problem: string) {
-    super(`cannot listen: ${problem}`)
-    this.name = 'ListenError'
-    this.code = code
-    this.problem = problem
-  }
-}
-
+import { ListenError } from '../errors/errors.js'
 /** The host's name does not resolve: a problem of the host given, not of the machine. */
 export const UNRESOLVED_HOST_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN'])
 

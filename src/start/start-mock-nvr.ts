@@ -20,9 +20,9 @@ import { loadTls, type ServedTls } from '../config/tls.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import { FixtureWatcher } from '../data/watch.js'
 import { TargetProxy, type ProxyOptions } from '../target-proxy/target-proxy.js'
-import { TargetLinkError } from '../target-client/target-connection.js'
 import { ManualClock, RealClock, type Clock } from '../util/clock.js'
 import { loadDeviceSchedule } from './device-schedule.js'
+import { TargetLinkError } from '../errors/errors.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
 export interface MockNvr extends DeviceVerbs {

@@ -14,6 +14,7 @@ const LAYERS = [
   ['pipeline', 'metrics'],
   ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'target-client', 'health'],
   ['wire', 'contract'],
+  ['errors'],
   ['util']
 ]
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url))

@@ -6,8 +6,8 @@ import { DeviceHealth, type HealthListener } from '../../src/health/device-healt
 import { DeviceEvents } from '../../src/control/device-events.js'
 import { ManualClock } from '../../src/util/clock.js'
 import type { HealthPlan } from '../../src/health/health-spec.js'
-import { HealthSpecError } from '../../src/health/health-spec.js'
 import type { ApiError } from '../../src/wire/errors.js'
+import { HealthSpecError } from '../../src/errors/errors.js'
 
 const START = Date.parse('2030-01-01T00:00:00.000Z')
 const at = (ms: number): string => new Date(START + ms).toISOString()

@@ -4,7 +4,8 @@ import { DelaySchema, toDelayRange, type DelayRange } from '../../util/delay.js'
 import { IdSchema } from '../../contract/schemas.js'
 import { FAULT_KIND_FIELDS, FAULT_KIND_NAMES } from './fault-kinds.js'
 import { OPERATIONS, type OperationName, type OperationRow } from '../../contract/paths.js'
-import { formatValueProblem, listValueProblems, type ValueProblem } from '../../util/value-errors.js'
+import { listValueProblems, type ValueProblem } from '../../util/value-errors.js'
+import { InvalidFaultError } from '../../errors/errors.js'
 
 /** The operations of the device API, as a fault's `route` names them: one literal per row of paths.ts. */
 const OperationSchema = Type.Union(OPERATIONS.map(row => Type.Literal(row.name)), {
@@ -39,17 +40,6 @@ export type FaultSpec = Static<typeof FaultSpecSchema>
 
 /** An injected fault: its spec, its id, and how many requests it still applies to (null: until cleared). */
 export type Fault = FaultSpec & { id: string, remaining: number | null }
-
-/** A fault spec that cannot be injected; `problems` lists each JSON path and what is wrong there. */
-export class InvalidFaultError extends Error {
-  readonly problems: ValueProblem[]
-
-  constructor (problems: ValueProblem[]) {
-    super(`Invalid fault: ${problems.map(formatValueProblem).join('; ')}`)
-    this.name = 'InvalidFaultError'
-    this.problems = problems
-  }
-}
 
 const checkFaultSpec = TypeCompiler.Compile(FaultSpecSchema)
 
