@@ -31,7 +31,8 @@ export class RequestCounts {
       counts = new Float64Array(OPERATION_LABELS.length)
       this.byStatus.set(status, counts)
     }
-    const { id, line_id: lineId } = params as { id?: string, line_id?: string }
+    // A request refused before routing has no parameters at all.
+    const { id, line_id: lineId } = (params ?? {}) as { id?: string, line_id?: string }
     const operation = lineId !== undefined ? 1 : id !== undefined ? 0 : 2
     counts[operation] = (counts[operation] as number) + 1
     const seconds = durationMs / 1000

@@ -17,6 +17,7 @@ t.test('a single mock-nvr counts its requests, faults, health changes and answer
   const get = async (path: string, headers: Record<string, string> = AUTH) => await fetch(`${nvr.url}${path}`, { headers }).then(async answer => { await answer.arrayBuffer(); return answer.status }, () => 'dropped')
   const list = '/nvr/v1/cameras/cam-1/counting_lines'
   t.strictSame([await get(list), await get(list), await get(`${list}/line-2`), await get(`${list}/nope`), await get(list, {}), await get('/healthz')], [200, 200, 200, 404, 401, 200])
+  t.equal(await get('/nvr/v1/cameras/%zz/counting_lines'), 400, 'refused before routing, without parameters')
   nvr.injectFault({ status: 503, times: 1 })
   nvr.injectFault({ drop: true, route: 'retrieve', times: 1 })
   t.strictSame([await get(list), await get(`${list}/line-2`)], [503, 'dropped'])
@@ -31,15 +32,15 @@ t.test('a single mock-nvr counts its requests, faults, health changes and answer
   t.equal(status, 200)
   t.equal(type, 'text/plain; version=0.0.4; charset=utf-8')
   const requests = (operation: string, status: string) => valueOf(samples, 'mock_nvr_requests_total', { device: 'nvr', operation, status })
-  t.strictSame([requests('list', '200'), requests('retrieve', '200'), requests('retrieve', '404'), requests('list', '401'), requests('other', '200'), requests('list', '503'), requests('retrieve', 'dropped'), requests('other', '503')],
-    [4, 1, 1, 1, 1, 2, 1, 1], 'by operation and status: the starting 503 too; the admin calls not at all')
-  t.equal(samples.filter(sample => sample.name === 'mock_nvr_requests_total').reduce((sum, sample) => sum + sample.value, 0), 12)
+  t.strictSame([requests('list', '200'), requests('retrieve', '200'), requests('retrieve', '404'), requests('list', '401'), requests('other', '200'), requests('list', '503'), requests('retrieve', 'dropped'), requests('other', '503'), requests('other', '400')],
+    [4, 1, 1, 1, 1, 2, 1, 1, 1], 'by operation and status: the starting 503 too; the admin calls not at all')
+  t.equal(samples.filter(sample => sample.name === 'mock_nvr_requests_total').reduce((sum, sample) => sum + sample.value, 0), 13)
   t.strictSame(['status', 'drop', 'malformed', 'delay', 'prefer'].map(kind => valueOf(samples, 'mock_nvr_faults_injected_total', { device: 'nvr', kind })), [1, 1, 2, undefined, undefined])
   t.strictSame(samples.filter(sample => sample.name === 'mock_nvr_health_state'), [{ name: 'mock_nvr_health_state', labels: { device: 'nvr', state: 'online' }, value: 1 }])
   t.equal(valueOf(samples, 'mock_nvr_health_changes_total', { device: 'nvr' }), 2, 'rebooting by command, then online by the schedule')
   t.equal(valueOf(samples, 'mock_nvr_data_edits_total', { device: 'nvr' }), 0)
-  t.equal(valueOf(samples, 'mock_nvr_request_duration_seconds_count', { device: 'nvr' }), 12)
-  t.equal(valueOf(samples, 'mock_nvr_request_duration_seconds_bucket', { device: 'nvr', le: '+Inf' }), 12)
+  t.equal(valueOf(samples, 'mock_nvr_request_duration_seconds_count', { device: 'nvr' }), 13)
+  t.equal(valueOf(samples, 'mock_nvr_request_duration_seconds_bucket', { device: 'nvr', le: '+Inf' }), 13)
   const buckets = samples.filter(sample => sample.name === 'mock_nvr_request_duration_seconds_bucket').map(sample => sample.value)
   t.strictSame(buckets, [...buckets].sort((a, b) => a - b), 'buckets are cumulative')
 })
