@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { registerDashboard } from '../admin-api/dashboard-page.js'
-import { registerFleetAdmin, type FleetAdmin } from '../admin-api/fleet-routes.js'
-import { adminApi, type HandClock } from '../admin-api/routes.js'
+import type { FleetAdmin } from '../admin-api/fleet-routes.js'
+import type { HandClock } from '../admin-api/routes.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 
@@ -11,10 +10,22 @@ export interface AdminAreaOptions {
   manualClock: HandClock | undefined
 }
 
-/** /__admin: one device's admin API beside its own paths, or a fleet's; and the dashboard. */
+/**
+ * /__admin: one device's admin API beside its own paths, or a fleet's; and the dashboard. Their code is loaded
+ * here, only when an admin token turns them on.
+ */
 export async function registerAdminArea (app: FastifyInstance, { tokens, fleet, manualClock }: AdminAreaOptions): Promise<void> {
-  if (fleet === undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens, deviceOf: request => request.device, sharesDevicePort: true, ...(manualClock === undefined ? {} : { manualClock }) })
-  else await registerFleetAdmin(app, tokens, fleet)
+  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+  const { registerDashboard } = await import('../admin-api/dashboard-page.js')
+  if (fleet === undefined) {
+    /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+    const { adminApi } = await import('../admin-api/routes.js')
+    await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens, deviceOf: request => request.device, sharesDevicePort: true, ...(manualClock === undefined ? {} : { manualClock }) })
+  } else {
+    /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+    const { registerFleetAdmin } = await import('../admin-api/fleet-routes.js')
+    await registerFleetAdmin(app, tokens, fleet)
+  }
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.
   await registerDashboard(app)
 }
