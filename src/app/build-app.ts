@@ -111,7 +111,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   const listener = listeners.register(app, limits)
   registerErrorAnswers(app)
   app.addHook('onRequest', checkEveryRequestOf(listeners.roleOfRequest, guardArea))
-  await registerApiPage(app, await registerOpenApi(app))
+  registerApiPage(app, await registerOpenApi(app))
   registerHealthz(app, proxy)
   await registerApiArea(app, proxy)
   if (adminTokens !== undefined) await registerAdminArea(app, { tokens: adminTokens, fleet, manualClock, device: ownDevice })

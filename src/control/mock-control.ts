@@ -12,10 +12,10 @@ import { mergeScopes, type ScopeHolder } from '../contract/scoped-tokens.js'
 import { OptionsError } from '../config/option-problems.js'
 import { SharedOptionSchemas } from '../config/shared-options.js'
 import { listValueProblems } from '../util/value-errors.js'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
 
-const checkScopedTokens = TypeCompiler.Compile(ScopedTokensSchema)
-const checkRateLimit = TypeCompiler.Compile(SharedOptionSchemas.rateLimit)
+const scopedTokensChecker = checkerOnFirstUse(ScopedTokensSchema)
+const rateLimitChecker = checkerOnFirstUse(SharedOptionSchemas.rateLimit)
 import { apiErrors } from '../wire/errors.js'
 import { ScopedTokensError } from '../errors/errors.js'
 
@@ -127,6 +127,7 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
 
   /** Replaces the scoped tokens; throws ScopedTokensError naming each problem by its path, never a token, and changes nothing. */
   setScopedTokens (scoped: unknown): ScopedTokensSummary {
+    const checkScopedTokens = scopedTokensChecker()
     if (!checkScopedTokens.Check(scoped)) throw new ScopedTokensError(listValueProblems(checkScopedTokens, scoped))
     if (this.#access === undefined) throw new ScopedTokensError([{ path: '', message: 'cannot be set: this control was given no token policy' }])
     this.#access.setScopedTokens(scoped)
@@ -141,7 +142,7 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
 
   /** Sets the rate limit per token, or turns it off with null; throws OptionsError for anything but 1 to 1000000 or null. */
   setRateLimit (perSecond: number | null): RateLimitSummary {
-    if (perSecond !== null && !checkRateLimit.Check(perSecond)) {
+    if (perSecond !== null && !rateLimitChecker().Check(perSecond)) {
       throw new OptionsError(`rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not ${JSON.stringify(perSecond)}`)
     }
     this.rateLimiter.set(perSecond ?? undefined)

@@ -1,5 +1,6 @@
 import { Type, type TObject } from '@sinclair/typebox'
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
+import type { TypeCheck } from '@sinclair/typebox/compiler'
+import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
 import { listValueProblems, type ValueProblem } from '../util/value-errors.js'
 import { Duration, HEALTH_STATE_NAMES, HEALTH_STATES, PositiveDuration, stateSchema, type HealthSpec, type HealthStateName, type HealthStateRow } from './health-states.js'
 import { HealthSpecError } from '../errors/errors.js'
@@ -39,15 +40,15 @@ export interface Schedule {
 }
 
 const STATE_LIST = HEALTH_STATE_NAMES.map(name => `"${name}"`).join(', ')
-const specChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, TypeCompiler.Compile(stateSchema(name))]))
-const stepChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, TypeCompiler.Compile(stateSchema(name, { at: Duration }))]))
+const specChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, checkerOnFirstUse(stateSchema(name))]))
+const stepChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, checkerOnFirstUse(stateSchema(name, { at: Duration }))]))
 
 const phase = Type.Optional(Duration)
-const PATTERN_CHECKS: Record<string, TypeCheck<TObject>> = {
-  flapping: TypeCompiler.Compile(Type.Object({ pattern: Type.Literal('flapping'), up: PositiveDuration, down: PositiveDuration, phase }, { additionalProperties: false })),
-  reboot: TypeCompiler.Compile(Type.Object({ pattern: Type.Literal('reboot'), every: PositiveDuration, down: Duration, starting: Duration, phase }, { additionalProperties: false }))
+const PATTERN_CHECKS: Record<string, () => TypeCheck<TObject>> = {
+  flapping: checkerOnFirstUse(Type.Object({ pattern: Type.Literal('flapping'), up: PositiveDuration, down: PositiveDuration, phase }, { additionalProperties: false })),
+  reboot: checkerOnFirstUse(Type.Object({ pattern: Type.Literal('reboot'), every: PositiveDuration, down: Duration, starting: Duration, phase }, { additionalProperties: false }))
 }
-const driftCheck = TypeCompiler.Compile(Type.Object({ every: PositiveDuration }, { additionalProperties: false }))
+const driftCheck = checkerOnFirstUse(Type.Object({ every: PositiveDuration }, { additionalProperties: false }))
 const scheduleFields = new Set(['health', 'drift'])
 
 /** Checks a health state as setHealth and PUT …/health take it; throws HealthSpecError. */
@@ -65,7 +66,7 @@ export function problemsOfSchedule (value: unknown, path = ''): ValueProblem[] {
   if (!isObject(value)) return [{ path, message: 'must be an object' }]
   const problems: ValueProblem[] = Object.keys(value).filter(key => !scheduleFields.has(key)).map(key => ({ path: `${path}/${key}`, message: 'is not a known field' }))
   if (value.health !== undefined) problems.push(...problemsOfPlan(value.health, `${path}/health`))
-  if (value.drift !== undefined) problems.push(...prefixed(driftCheck, value.drift, `${path}/drift`))
+  if (value.drift !== undefined) problems.push(...prefixed(driftCheck(), value.drift, `${path}/drift`))
   return problems
 }
 
@@ -74,7 +75,7 @@ function problemsOfPlan (value: unknown, path: string): ValueProblem[] {
   if (!isObject(value)) return [{ path, message: 'must be a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })' }]
   const check = typeof value.pattern === 'string' ? PATTERN_CHECKS[value.pattern] : undefined
   if (check === undefined) return [{ path: `${path}/pattern`, message: value.pattern === undefined ? 'is missing' : 'must be "flapping" or "reboot"' }]
-  const problems = prefixed(check, value, path)
+  const problems = prefixed(check(), value, path)
   if (problems.length > 0) return problems
   const pattern = value as unknown as HealthPattern
   const cycle = pattern.pattern === 'flapping' ? pattern.up + pattern.down : pattern.every
@@ -96,11 +97,11 @@ function problemsOfSteps (steps: unknown[], path: string): ValueProblem[] {
   return problems
 }
 
-function problemsOfState (value: unknown, path: string, checks: Map<HealthStateName, TypeCheck<TObject>>): ValueProblem[] {
+function problemsOfState (value: unknown, path: string, checks: Map<HealthStateName, () => TypeCheck<TObject>>): ValueProblem[] {
   if (!isObject(value)) return [{ path, message: 'must be an object' }]
   const check = typeof value.state === 'string' ? checks.get(value.state as HealthStateName) : undefined
   if (check === undefined) return [{ path: `${path}/state`, message: value.state === undefined ? 'is missing' : `must be one of ${STATE_LIST}` }]
-  const problems = prefixed(check, value, path)
+  const problems = prefixed(check(), value, path)
   if (problems.length > 0) return problems
   const row: HealthStateRow = HEALTH_STATES[value.state as HealthStateName]
   const wrong = row.check?.(value as unknown as HealthSpec)

@@ -19,10 +19,10 @@ import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js
 import { loadTls, type ServedTls } from '../config/tls.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import { FixtureWatcher } from '../data/watch.js'
-import { TargetProxy, type ProxyOptions } from '../target-proxy/target-proxy.js'
+import type { TargetProxy, ProxyOptions } from '../target-proxy/target-proxy.js'
 import { ManualClock, RealClock, type Clock } from '../util/clock.js'
 import { loadDeviceSchedule } from './device-schedule.js'
-import { TargetLinkError } from '../errors/errors.js'
+import type { TargetLinkError } from '../errors/errors.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
 export interface MockNvr extends DeviceVerbs {
@@ -54,7 +54,7 @@ export type StartOptions = MockNvrOptions & {
 export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: StartOptions = {}): Promise<MockNvr> {
   refuseFleetOptions(input)
   const options = resolveOptions(input)
-  const proxy = proxyOptions === undefined ? undefined : startProxy(proxyOptions, input)
+  const proxy = proxyOptions === undefined ? undefined : await startProxy(proxyOptions, input)
   await proxy?.recording?.check()
   const tls = await loadTls(options)
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
@@ -137,13 +137,16 @@ function logServing (app: FastifyInstance, { source, note, store, proxied, token
   if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
 }
 
-function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): TargetProxy {
+// The proxy's HTTP client (undici) and contract checks are loaded only for a proxy: a plain start never needs them.
+async function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): Promise<TargetProxy> {
   for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens', 'scopedTokens', 'rateLimit'] as const) {
     const value = input[option]
     if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
       throw new OptionsError(`option ${option} does not apply to a proxy: the target's data and tokens are used`)
     }
   }
+  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+  const { TargetProxy } = await import('../target-proxy/target-proxy.js')
   try {
     return new TargetProxy(proxyOptions)
   } catch (error) {

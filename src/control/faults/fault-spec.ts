@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { checkerOnFirstUse } from '../../util/checker-on-first-use.js'
 import { DelaySchema, toDelayRange, type DelayRange } from '../../util/delay.js'
 import { IdSchema } from '../../contract/schemas.js'
 import { FAULT_KIND_FIELDS, FAULT_KIND_NAMES } from './fault-kinds.js'
@@ -41,10 +41,11 @@ export type FaultSpec = Static<typeof FaultSpecSchema>
 /** An injected fault: its spec, its id, and how many requests it still applies to (null: until cleared). */
 export type Fault = FaultSpec & { id: string, remaining: number | null }
 
-const checkFaultSpec = TypeCompiler.Compile(FaultSpecSchema)
+const faultSpecChecker = checkerOnFirstUse(FaultSpecSchema)
 
 /** Checks a fault spec as given by a user; returns it typed, or throws InvalidFaultError. */
 export function parseFaultSpec (value: unknown): FaultSpec {
+  const checkFaultSpec = faultSpecChecker()
   if (!checkFaultSpec.Check(value)) throw new InvalidFaultError(listValueProblems(checkFaultSpec, value))
   const problems = combinationProblems(value)
   if (problems.length > 0) throw new InvalidFaultError(problems)
