@@ -75,3 +75,14 @@ t.test('a fleet serves every device\'s metrics on its control address, a state p
     'the control address\'s own calls are no device\'s')
   t.equal(valueOf(samples, 'mock_nvr_health_changes_total', { device: 'nvr-001' }), 1)
 })
+
+t.test('a proxy, whose health is its target\'s, is always online in its metrics', async t => {
+  const target = await startMockNvr({ data: SAMPLE_DATA, tokens: [TOKEN] })
+  t.teardown(() => target.close())
+  const proxy = await startMockNvr({ proxy: { target: target.url }, adminToken: ADMIN })
+  t.teardown(() => proxy.close())
+  await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH }).then(async answer => await answer.arrayBuffer())
+  const { samples } = await scrape(proxy.url)
+  t.equal(valueOf(samples, 'mock_nvr_health_state', { device: 'nvr', state: 'online' }), 1)
+  t.equal(valueOf(samples, 'mock_nvr_requests_total', { device: 'nvr', operation: 'list', status: '200' }), 1)
+})
