@@ -1,8 +1,20 @@
-/* global document */
+// @ts-check
+/// <reference lib="dom" />
+/* global HTMLInputElement, HTMLTextAreaElement, HTMLDetailsElement */
 // The data served: each camera as a frame with its counting lines, anchors and IN sides drawn to scale, and the ways to change it.
 import { call, Refusal } from './api.js'
-import { count, el, showProblems, svg } from './dom.js'
+import { count, el, find, showProblems, svg } from './dom.js'
 import { arrowHead, frameFor, inSide, readAnchor, readLine } from './geometry.js'
+
+/** @typedef {import('../src/contract/schemas.js').CountingLine} CountingLine */
+/** @typedef {Required<import('../src/contract/schemas.js').FixtureData>} ServedData */
+/** @typedef {import('./geometry.js').Point} Point */
+/** @typedef {NonNullable<ReturnType<typeof inSide>>} InSide */
+/**
+ * A line as its frame shows it: drawn (its points in frame units, its anchor, its IN side) or listed with the reason.
+ * @typedef {{ line: CountingLine, colour: string, points: Point[], anchorAt: Point | undefined, side: InSide | null, unmarked: string | undefined, reason?: undefined }
+ *   | { line: CountingLine, colour: string, reason: string, points?: undefined, unmarked?: undefined }} DrawnLine
+ */
 
 const WIDTH = 160
 const HEIGHT = 90
@@ -15,29 +27,38 @@ const LABEL_INSET = 28
 /** Frames drawn at most; a filter finds the others. */
 const MAX_SHOWN = 60
 
-/** Wires the Data section; load() reads the data again. onCameras gets the camera ids after each load. */
+/**
+ * Wires the Data section; load() reads the data again. onCameras gets the camera ids after each load.
+ * @param {{ onError: (error: unknown) => void, onCameras: (ids: string[]) => void }} options
+ */
 export function dataView ({ onError, onCameras }) {
-  const filter = document.querySelector('#camera-filter')
-  const cameras = document.querySelector('#cameras')
-  const summary = document.querySelector('#data-summary')
-  const problems = document.querySelector('#data-problems')
-  const editor = document.querySelector('#data-editor')
-  const editorDetails = document.querySelector('#data-edit')
+  const filter = find('#camera-filter', HTMLInputElement)
+  const cameras = find('#cameras')
+  const summary = find('#data-summary')
+  const problems = find('#data-problems')
+  const editor = find('#data-editor', HTMLTextAreaElement)
+  const editorDetails = find('#data-edit', HTMLDetailsElement)
+  /** @type {ServedData} */
   let data = { cameras: [], counting_lines: [] }
 
   function render () {
     const wanted = filter.value.trim().toLowerCase()
+    /** @type {Map<string, CountingLine[]>} */
     const linesOf = new Map(data.cameras.map(camera => [camera.id, []]))
     for (const line of data.counting_lines) linesOf.get(line.camera_id)?.push(line)
     const matching = data.cameras.filter(camera => camera.id.toLowerCase().includes(wanted))
     const shown = matching.slice(0, MAX_SHOWN)
-    cameras.replaceChildren(...shown.map(camera => cameraCard(camera.id, linesOf.get(camera.id))))
+    cameras.replaceChildren(...shown.map(camera => cameraCard(camera.id, linesOf.get(camera.id) ?? [])))
     const counts = `${count(data.cameras.length, 'camera')}, ${count(data.counting_lines.length, 'counting line')} served`
     const filtered = wanted === '' ? '' : `; ${count(matching.length, 'camera')} match “${filter.value.trim()}”`
     const cut = shown.length < matching.length ? `; the first ${shown.length} are shown, filter by camera id for the others` : ''
     summary.textContent = `${counts}${filtered}${cut}.`
   }
 
+  /**
+   * @param {() => Promise<unknown>} action
+   * @param {string} [heading]
+   */
   async function act (action, heading) {
     showProblems(problems)
     try {
@@ -55,6 +76,10 @@ export function dataView ({ onError, onCameras }) {
     if (!editorDetails.open) editor.value = ''
   }
 
+  /**
+   * @param {string} body the JSON text, sent as it is
+   * @param {string} source what it is called on the page
+   */
   async function replaceWith (body, source) {
     const { cameras: cameraCount, countingLines } = await call('PUT', '/data', body)
     await load()
@@ -62,29 +87,33 @@ export function dataView ({ onError, onCameras }) {
   }
 
   filter.addEventListener('input', render)
-  document.querySelector('#reload-data').addEventListener('click', () => act(load))
-  document.querySelector('#reset-data').addEventListener('click', () => act(async () => {
+  find('#reload-data').addEventListener('click', () => act(load))
+  find('#reset-data').addEventListener('click', () => act(async () => {
     await call('DELETE', '/data')
     await load()
   }))
-  const upload = document.querySelector('#upload-data')
+  const upload = find('#upload-data', HTMLInputElement)
   upload.addEventListener('change', () => {
-    const [file] = upload.files
+    const [file] = upload.files ?? []
     if (file === undefined) return
     upload.value = ''
     const heading = `${file.name} was not served, nothing changed:`
-    if (file.size === 0) return showProblems(problems, heading, [{ path: '', problem: 'The file is empty.' }])
+    if (file.size === 0) return showProblems(problems, heading, [{ path: '', message: 'The file is empty.' }])
     return act(async () => replaceWith(await file.text(), file.name), heading)
   })
   editorDetails.addEventListener('toggle', () => {
     if (editorDetails.open && editor.value === '') editor.value = JSON.stringify(data, null, 2)
   })
-  document.querySelector('#apply-data').addEventListener('click', () => act(() => replaceWith(editor.value, 'the edited data'),
+  find('#apply-data').addEventListener('click', () => act(() => replaceWith(editor.value, 'the edited data'),
     'The edited data was not served, nothing changed:'))
 
   return { load }
 }
 
+/**
+ * @param {string} id
+ * @param {CountingLine[]} lines
+ */
 function cameraCard (id, lines) {
   const headingId = `camera-${id.replace(/[^\w-]/g, '_')}`
   const read = lines.map(line => ({ line, geometry: readLine(line.counting_line), anchor: readAnchor(line.anchor) }))
@@ -93,13 +122,18 @@ function cameraCard (id, lines) {
   const pixels = read.filter(({ geometry }) => geometry.reason === undefined)
     .flatMap(({ geometry, anchor }) => [...geometry.pixels ?? [], ...anchor.pixel === undefined ? [] : [anchor.pixel]])
   const size = pixels.length === 0 ? undefined : frameFor(pixels)
-  const fromPixels = ([x, y]) => [round(x * WIDTH / size[0]), round(y * HEIGHT / size[1])]
+  // A line in pixels has its points in `pixels`, so `size` is there whenever this is called.
+  const [width, height] = size ?? [1, 1]
+  /** @type {(point: Point) => Point} */
+  const fromPixels = ([x, y]) => [round(x * WIDTH / width), round(y * HEIGHT / height)]
+  /** @type {(point: Point) => Point} */
   const fromFractions = ([x, y]) => [round(x * WIDTH), round(y * HEIGHT)]
   // Colours go to the lines drawn, in turn, so the frame's first six lines never share one; a line not drawn has none.
   let drawnCount = 0
+  /** @type {DrawnLine[]} */
   const drawn = read.map(({ line, geometry, anchor }) => {
     if (geometry.reason !== undefined) return { line, reason: geometry.reason, colour: 'not-drawn-swatch' }
-    const scaled = geometry.pixels?.map(fromPixels) ?? geometry.fractions.map(fromFractions)
+    const scaled = geometry.pixels?.map(fromPixels) ?? geometry.fractions?.map(fromFractions) ?? []
     const anchorAt = anchor.pixel === undefined ? undefined : fromPixels(anchor.pixel)
     const side = anchorAt === undefined ? null : inSide(scaled, anchorAt)
     const unmarked = anchor.reason ?? (side === null ? 'the anchor lies on the line, or in line with one of its segments' : undefined)
@@ -116,14 +150,19 @@ function cameraCard (id, lines) {
       : el('ul', { class: 'lines' }, drawn.map(lineItem)))
 }
 
+/**
+ * @param {string} id
+ * @param {DrawnLine[]} drawn
+ * @param {string | undefined} frameName
+ */
 function frame (id, drawn, frameName) {
-  const shown = drawn.filter(({ points }) => points !== undefined)
+  const shown = drawn.flatMap(line => line.points === undefined ? [] : [line])
   const of = shown.length === drawn.length ? 'its' : `its ${drawn.length}`
   // A margin around the picture, so a point on its edge is drawn whole.
   return svg('svg', { class: 'frame', 'data-frame': frameName ?? 'none', viewBox: `${-MARGIN} ${-MARGIN} ${WIDTH + 2 * MARGIN} ${HEIGHT + 2 * MARGIN}`, role: 'img', 'aria-label': `Frame of ${id}${frameName === undefined ? '' : ` (${frameName})`} with ${shown.length} of ${of} lines drawn` },
     svg('rect', { class: 'frame-bg', x: 0, y: 0, width: WIDTH, height: HEIGHT }),
     shown.map(({ line, colour, points, anchorAt, side }) => {
-      const [first] = points
+      const first = /** @type {Point} */ (points[0])
       return svg('g', { class: `line ${colour}` },
         svg('title', {}, `${line.name}: ${line.counting_line}, anchor ${line.anchor}`),
         svg('polyline', { points: points.map(point => point.join(',')).join(' ') }),
@@ -134,7 +173,12 @@ function frame (id, drawn, frameName) {
     }))
 }
 
-/** The line's name: on its OUT side, across from the IN arrow, when it has one; else beside its first point. */
+/**
+ * The line's name: on its OUT side, across from the IN arrow, when it has one; else beside its first point.
+ * @param {string} name
+ * @param {Point} first
+ * @param {InSide | null} side
+ */
 function nameLabel (name, first, side) {
   if (side === null) {
     const leftSide = first[0] > WIDTH * 0.6
@@ -150,8 +194,12 @@ function nameLabel (name, first, side) {
   return svg('text', { x: round(x), y: round(y), 'text-anchor': 'middle' }, name)
 }
 
-/** An arrow from the middle of the line's segment nearest the anchor, square to it, towards the IN side. */
+/**
+ * An arrow from the middle of the line's segment nearest the anchor, square to it, towards the IN side.
+ * @param {InSide} side
+ */
 function inMark ({ from, towards }) {
+  /** @type {Point} */
   const to = [round(from[0] + towards[0] * IN_ARROW), round(from[1] + towards[1] * IN_ARROW)]
   const label = [round(from[0] + towards[0] * (IN_ARROW + 4)), round(from[1] + towards[1] * (IN_ARROW + 4) + 1.8)]
   return svg('g', { class: 'in-mark' },
@@ -160,10 +208,12 @@ function inMark ({ from, towards }) {
     svg('text', { x: label[0], y: label[1], 'text-anchor': 'middle' }, 'IN'))
 }
 
+/** @param {number} value */
 function round (value) {
   return Math.round(value * 100) / 100
 }
 
+/** @param {DrawnLine} drawn */
 function lineItem ({ line, colour, reason, unmarked }) {
   return el('li', {},
     el('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
@@ -175,7 +225,10 @@ function lineItem ({ line, colour, reason, unmarked }) {
     unmarked === undefined ? '' : el('span', { class: 'unmarked' }, ` IN side not marked: ${unmarked}`))
 }
 
-/** " class person · anchor center", leaving out what the data leaves empty. */
+/**
+ * " class person · anchor center", leaving out what the data leaves empty.
+ * @param {CountingLine} line
+ */
 function facts (line) {
   const known = [['class', line.class], ['anchor', line.anchor]].filter(([, value]) => typeof value === 'string' && value.trim() !== '')
   return known.length === 0 ? '' : ` ${known.map(([name, value]) => `${name} ${value}`).join(' · ')}`

@@ -1,16 +1,35 @@
-/* global document */
+// @ts-check
+/// <reference lib="dom" />
+/* global HTMLFormElement */
 // The faults in force, kept current, and a form to inject the common ones.
 import { call, Refusal } from './api.js'
-import { el, showProblems } from './dom.js'
+import { el, find, showProblems } from './dom.js'
+import { DELAY_TEXT } from './server-values.js'
 
-/** Wires the Faults section; load() reads the faults in force again. */
+/** @typedef {import('../src/control/faults/fault-spec.js').Fault} Fault */
+/** @typedef {import('../src/control/faults/fault-spec.js').FaultSpec} FaultSpec */
+
+/**
+ * The fields of the fault form, by name.
+ * @typedef {{ answer: HTMLSelectElement, status: HTMLInputElement, delay: HTMLInputElement, route: HTMLSelectElement, camera: HTMLInputElement, times: HTMLInputElement }} FaultFields
+ */
+
+/**
+ * Wires the Faults section; load() reads the faults in force again.
+ * @param {{ onError: (error: unknown) => void, onReset: () => Promise<unknown> }} options
+ */
 export function faultsView ({ onError, onReset }) {
-  const list = document.querySelector('#fault-list')
-  const form = document.querySelector('#fault-form')
-  const problems = document.querySelector('#fault-problems')
-  const answer = form.elements.answer
-  const status = form.elements.status
+  const list = find('#fault-list')
+  const form = find('#fault-form', HTMLFormElement)
+  const problems = find('#fault-problems')
+  const fields = /** @type {FaultFields} */ (/** @type {unknown} */ (form.elements))
+  const answer = fields.answer
+  const status = fields.status
 
+  /**
+   * @param {() => Promise<unknown>} action
+   * @param {string} [heading]
+   */
   async function act (action, heading) {
     showProblems(problems)
     try {
@@ -22,6 +41,7 @@ export function faultsView ({ onError, onReset }) {
   }
 
   async function load () {
+    /** @type {Fault[]} */
     const faults = await call('GET', '/faults')
     list.replaceChildren(...(faults.length === 0
       ? [el('li', { class: 'muted' }, 'No fault is in force: every request gets its usual answer.')]
@@ -32,11 +52,11 @@ export function faultsView ({ onError, onReset }) {
   }
 
   list.addEventListener('click', event => {
-    const id = event.target.closest('[data-clear]')?.dataset.clear
+    const id = /** @type {HTMLElement} */ (event.target).closest('[data-clear]')?.getAttribute('data-clear') ?? undefined
     if (id !== undefined) act(async () => { await call('DELETE', `/faults/${encodeURIComponent(id)}`); await load() })
   })
-  document.querySelector('#clear-faults').addEventListener('click', () => act(async () => { await call('DELETE', '/faults'); await load() }))
-  document.querySelector('#reset-all').addEventListener('click', () => act(async () => {
+  find('#clear-faults').addEventListener('click', () => act(async () => { await call('DELETE', '/faults'); await load() }))
+  find('#reset-all').addEventListener('click', () => act(async () => {
     await call('POST', '/reset')
     await load()
     await onReset()
@@ -47,7 +67,7 @@ export function faultsView ({ onError, onReset }) {
   form.addEventListener('submit', event => {
     event.preventDefault()
     act(async () => {
-      const spec = specOf(form.elements)
+      const spec = specOf(fields)
       await call('POST', '/faults', spec)
       await load()
     }, 'The fault was not injected:')
@@ -56,8 +76,12 @@ export function faultsView ({ onError, onReset }) {
   return { load }
 }
 
-/** The fault spec the form describes; the server checks it and names each problem. */
+/**
+ * The fault spec the form describes; the server checks it and names each problem.
+ * @param {FaultFields} fields
+ */
 function specOf (fields) {
+  /** @type {Record<string, unknown>} */
   const spec = {}
   const kind = fields.answer.value
   if (kind === 'status') spec.status = numberOr(fields.status.value)
@@ -71,17 +95,27 @@ function specOf (fields) {
   return spec
 }
 
-/** "800" is 800 ms, "100-800" a range; any other text goes as it is, for the server to refuse by name. */
+/**
+ * "800" is 800 ms, "100-800" a range, read as the server reads --latency; any other text goes as it is, for the
+ * server to refuse by name.
+ * @param {string} text
+ */
 function delayOf (text) {
-  const range = /^(\d+(?:\.\d+)?)\s*[-–]\s*(\d+(?:\.\d+)?)$/.exec(text)
-  return range === null ? numberOr(text) : { min: Number(range[1]), max: Number(range[2]) }
+  const range = DELAY_TEXT.exec(text)
+  if (range === null) return numberOr(text)
+  const min = Number(range[1])
+  return range[2] === undefined ? min : { min, max: Number(range[2]) }
 }
 
-// A number when the text is a decimal one (not "0x10" or "1e3"); the text as it is otherwise, so the server says what is wrong with it.
+/**
+ * A number when the text is a decimal one (not "0x10" or "1e3"); the text as it is otherwise, so the server says what is wrong with it.
+ * @param {string} text
+ */
 function numberOr (text) {
   return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text
 }
 
+/** @param {Fault} fault */
 function describeAnswer (fault) {
   const delay = fault.delay === undefined
     ? ''
@@ -92,6 +126,7 @@ function describeAnswer (fault) {
   return [delay, answer].filter(Boolean).join(', then ')
 }
 
+/** @param {Fault} fault */
 function describeScope (fault) {
   const route = fault.route === undefined ? 'every API request' : `${fault.route} requests`
   return fault.camera === undefined ? route : `${route} of camera ${fault.camera}`

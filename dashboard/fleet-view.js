@@ -1,32 +1,50 @@
-/* global document, setInterval, setTimeout, performance, AbortController */
+// @ts-check
+/// <reference lib="dom" />
+/* global document, HTMLInputElement, setInterval, setTimeout, performance, AbortController */
 // A fleet's view: one tile per device with its state and request rate, filtered by name; a tile opens that device's view,
 // and its buttons take the device offline, reboot it or bring it back. A device with faults in force has a marker that
 // says how many, and clears them. A tile's state follows the fleet's event stream
 // at once; the rates and the faults come from the list, read every 2 s (so a request costs the page nothing of its own: the stream it
 // reads carries the health and data events alone).
 import { call, readJournalStream, TokenRefused } from './api.js'
-import { count, el } from './dom.js'
+import { count, el, find } from './dom.js'
+
+/** @typedef {import('../src/admin-api/fleet-devices.js').ListedDevice} ListedDevice */
+/** @typedef {import('../src/health/health-states.js').HealthSpec} HealthSpec */
+/** @typedef {import('../src/control/device-events.js').HealthEvent} HealthEvent */
+/**
+ * A device's tile, made once and updated in place; `last` is its journal's count when last read, for a rate.
+ * @typedef {{ box: HTMLElement, tile: HTMLElement, state: HTMLElement, rate: HTMLElement, faults: HTMLElement, last: { requests: number, at: number } | undefined }} Tile
+ */
 
 /** How often the devices' counts are read again, for their request rates. */
 const EVERY_MS = 2000
 /** How long before a lost stream is opened again; the list read every 2 s keeps the states right meanwhile. */
 const STREAM_RETRY_MS = 5000
 
-/** What each button of a tile asks of the device's health: offline and back need no `for` on the control address. */
+/**
+ * What each button of a tile asks of the device's health: offline and back need no `for` on the control address.
+ * @type {Array<{ label: string, health: HealthSpec }>}
+ */
 const HEALTH_ACTIONS = [
   { label: 'Offline', health: { state: 'offline' } },
   { label: 'Reboot', health: { state: 'rebooting', down: 5000, starting: 5000 } },
   { label: 'Online', health: { state: 'online' } }
 ]
 
+/** @param {{ onError: (error: unknown) => void }} options */
 export function fleetView ({ onError }) {
-  const section = document.querySelector('#fleet')
-  const filter = document.querySelector('#fleet-filter')
-  const summary = document.querySelector('#fleet-summary')
-  const grid = document.querySelector('#fleet-tiles')
-  /** name → { tile, state, rate, faults, last: { requests, at } }: a tile is made once and updated in place. */
+  const section = find('#fleet')
+  const filter = find('#fleet-filter', HTMLInputElement)
+  const summary = find('#fleet-summary')
+  const grid = find('#fleet-tiles')
+  /** @type {Map<string, Tile>} by device name */
   const tiles = new Map()
 
+  /**
+   * @param {ListedDevice} device
+   * @returns {Tile}
+   */
   function tileFor (device) {
     const state = el('span', { class: 'tile-state' })
     const rate = el('span', { class: 'tile-rate' })
@@ -46,10 +64,16 @@ export function fleetView ({ onError }) {
     return { box, tile, state, rate, faults, last: undefined }
   }
 
+  /** @param {string} name */
   function clearFaults (name) {
     call('DELETE', `/devices/${encodeURIComponent(name)}/faults`).then(load).catch(onError)
   }
 
+  /**
+   * @param {Tile} entry
+   * @param {string} name
+   * @param {number} number
+   */
   function showFaults (entry, name, number) {
     if (entry.faults.dataset.faults === String(number)) return
     entry.faults.dataset.faults = String(number)
@@ -60,10 +84,15 @@ export function fleetView ({ onError }) {
       el('span', { class: 'visually-hidden' }, ` on ${name}`), ' — Clear')
   }
 
+  /**
+   * @param {string} name
+   * @param {HealthSpec} health
+   */
   function setHealth (name, health) {
     call('PUT', `/devices/${encodeURIComponent(name)}/health`, health).then(load).catch(onError)
   }
 
+  /** @param {ListedDevice[]} devices */
   function update (devices) {
     const now = performance.now()
     let total = 0
@@ -89,12 +118,20 @@ export function fleetView ({ onError }) {
     summary.textContent = `${count(devices.length, 'device')}${withFaults}, ${total.toFixed(1)} requests per second in all`
   }
 
+  /**
+   * @param {Tile} entry
+   * @param {string} state
+   */
   function showState (entry, state) {
     entry.tile.dataset.state = state
     entry.state.textContent = state
   }
 
   // The fleet's events: each health event names its device, whose tile changes at once. A gap in the stream (events dropped, a new connection) is filled by reading the list again.
+  /**
+   * @param {string} name
+   * @param {HealthEvent & { device: string }} data
+   */
   function onEvent (name, data) {
     if (name === 'health') {
       const entry = tiles.get(data.device)
@@ -130,6 +167,7 @@ export function fleetView ({ onError }) {
 
   return {
     /** Shows the fleet and keeps its rates current. */
+    /** @param {ListedDevice[]} devices */
     show (devices) {
       section.hidden = false
       update(devices)
@@ -141,7 +179,10 @@ export function fleetView ({ onError }) {
   }
 }
 
-// As the admin list words it: "rebooting (starting)", "offline (port taken)".
+/**
+ * As the admin list words it (admin-api/fleet-devices.ts): "rebooting (starting)", "offline (port taken)".
+ * @param {HealthEvent} event
+ */
 function tileState ({ state, phase, cause }) {
   if (cause === 'port-taken') return 'offline (port taken)'
   return phase === undefined ? state : `${state} (${phase})`

@@ -1,8 +1,14 @@
-/* global document */
+// @ts-check
+/// <reference lib="dom" />
 // A device's health: its state now, buttons that change it, and its timeline (what comes next, what changed lately),
 // kept current by the health and data events of the journal's stream.
 import { call, Refusal } from './api.js'
-import { el, showProblems } from './dom.js'
+import { el, find, showProblems } from './dom.js'
+
+/** @typedef {import('../src/health/device-health.js').HealthReport} HealthReport */
+/** @typedef {import('../src/health/health-states.js').HealthSpec} HealthSpec */
+/** @typedef {import('../src/control/device-events.js').DeviceEvent} DeviceEvent */
+/** @typedef {{ label: string, health: HealthSpec }} HealthAction */
 
 /** Recent changes shown, newest first. */
 const RECENT_SHOWN = 20
@@ -12,6 +18,8 @@ const AWAY_MS = 10_000
 /**
  * The buttons. A single mock-nvr's offline needs a `for` (the port comes back by itself); unreachable never holds
  * the admin API, and a fleet device's admin API is on the control address, so those stay until brought back.
+ * @param {boolean} sharesPort
+ * @returns {HealthAction[]}
  */
 function actionsFor (sharesPort) {
   return [
@@ -25,18 +33,22 @@ function actionsFor (sharesPort) {
   ]
 }
 
-/** Wires the Health section; handle(name, data) takes each event of the journal's stream. */
+/**
+ * Wires the Health section; handle(name, data) takes each event of the journal's stream.
+ * @param {{ onError: (error: unknown) => void, sharesPort: boolean }} options
+ */
 export function healthView ({ onError, sharesPort }) {
-  const section = document.querySelector('#health')
-  const link = document.querySelector('.top nav a[href="#health"]')
-  const state = document.querySelector('#health-state')
-  const until = document.querySelector('#health-until')
-  const actions = document.querySelector('#health-actions')
-  const problems = document.querySelector('#health-problems')
-  const next = document.querySelector('#health-next')
-  const recent = document.querySelector('#health-recent')
-  const recentNone = document.querySelector('#health-recent-none')
-  const nextNone = document.querySelector('#health-next-none')
+  const section = find('#health')
+  const link = find('.top nav a[href="#health"]')
+  const state = find('#health-state')
+  const until = find('#health-until')
+  const actions = find('#health-actions')
+  const problems = find('#health-problems')
+  const next = find('#health-next')
+  const recent = find('#health-recent')
+  const recentNone = find('#health-recent-none')
+  const nextNone = find('#health-next-none')
+  /** @type {DeviceEvent[]} */
   let recentEvents = []
 
   for (const { label, health } of actionsFor(sharesPort)) {
@@ -45,6 +57,7 @@ export function healthView ({ onError, sharesPort }) {
     actions.append(button)
   }
 
+  /** @param {HealthSpec} health */
   function set (health) {
     showProblems(problems, '')
     call('PUT', '/health', health).then(show, error => {
@@ -53,6 +66,7 @@ export function healthView ({ onError, sharesPort }) {
     })
   }
 
+  /** @param {HealthReport} report */
   function show (report) {
     const text = stateText(report)
     state.dataset.state = report.state
@@ -83,6 +97,10 @@ export function healthView ({ onError, sharesPort }) {
     link.hidden = section.hidden
   }
 
+  /**
+   * @param {string} name
+   * @param {DeviceEvent} data
+   */
   function handle (name, data) {
     if (name !== 'health' && name !== 'data') return
     recentEvents = [data, ...recentEvents].slice(0, RECENT_SHOWN)
@@ -93,35 +111,45 @@ export function healthView ({ onError, sharesPort }) {
   return { load, handle }
 }
 
-// A list of what there is, or the sentence that says there is nothing: never a numbered list of one "nothing".
+/**
+ * A list of what there is, or the sentence that says there is nothing: never a numbered list of one "nothing".
+ * @param {HTMLElement} list
+ * @param {HTMLElement} none
+ * @param {HTMLElement[]} items
+ */
 function showList (list, none, items) {
   list.replaceChildren(...items)
   list.hidden = items.length === 0
   none.hidden = items.length > 0
 }
 
+/** @param {{ state: string, phase?: string | undefined }} health */
 function stateText ({ state, phase }) {
   return phase === undefined ? state : `${state} (${phase})`
 }
 
+/** @param {HealthSpec} step */
 function stepText (step) {
   const details = []
   if (step.for !== undefined) details.push(`for ${seconds(step.for)}`)
-  if (step.down !== undefined) details.push(`down ${seconds(step.down)}, starting ${seconds(step.starting)}`)
+  if (step.down !== undefined) details.push(`down ${seconds(step.down)}, starting ${seconds(step.starting ?? 0)}`)
   if (step.latency !== undefined) details.push(`${step.latency} ms an answer`)
   return details.length === 0 ? step.state : `${step.state} (${details.join(', ')})`
 }
 
+/** @param {DeviceEvent} event */
 function eventText (event) {
   if (event.kind === 'data') return `data: line ${event.line} of camera ${event.camera} ${event.edit}`
   const cause = event.cause === 'port-taken' ? `port ${event.port} taken` : event.cause
   return `health: ${stateText(event)}${cause === undefined ? '' : ` (${cause})`}`
 }
 
+/** @param {number} ms */
 function seconds (ms) {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 }
 
+/** @param {string} iso */
 function clockTime (iso) {
   return new Date(iso).toLocaleTimeString([], { hour12: false })
 }

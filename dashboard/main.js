@@ -1,6 +1,10 @@
-/* global document, location, setTimeout, clearTimeout, setInterval, clearInterval, AbortController, ResizeObserver, console */
+// @ts-check
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/* global document, location, setTimeout, clearTimeout, setInterval, clearInterval, AbortController, ResizeObserver, console, HTMLFormElement, HTMLInputElement */
 // The dashboard: asks for the admin token once per tab, then shows the data, the requests live and the faults.
 import { call, readJournalStream, Refusal, ServerGone, token, TokenRefused, useDevice } from './api.js'
+import { find } from './dom.js'
 import { fleetView } from './fleet-view.js'
 import { dataView } from './data-view.js'
 import { faultsView } from './faults-view.js'
@@ -13,26 +17,32 @@ const SLOW_RETRY_MS = 10_000
 /** How often the faults are read again, so changes made elsewhere show. */
 const FAULTS_EVERY_MS = 2000
 
-const connection = document.querySelector('#connection')
-const tokenPanel = document.querySelector('#token-panel')
-const tokenForm = document.querySelector('#token-form')
-const tokenInput = document.querySelector('#token-input')
-const tokenError = document.querySelector('#token-error')
-const dashboard = document.querySelector('#dashboard')
-const forgetButton = document.querySelector('#forget-token')
-const nav = document.querySelector('nav')
-const navNote = document.querySelector('#nav-note')
-const offline = document.querySelector('#offline')
-const offlineText = document.querySelector('#offline-text')
+/** @typedef {{ stopped: boolean, stop: () => void, wake: () => void }} Session */
+
+const connection = find('#connection')
+const tokenPanel = find('#token-panel')
+const tokenForm = find('#token-form', HTMLFormElement)
+const tokenInput = find('#token-input', HTMLInputElement)
+const tokenError = find('#token-error')
+const dashboard = find('#dashboard')
+const forgetButton = find('#forget-token')
+const nav = find('nav')
+const navNote = find('#nav-note')
+const offline = find('#offline')
+const offlineText = find('#offline-text')
 
 // A section reached by its link starts below the sticky header, however many lines the header wraps to.
-const header = document.querySelector('.top')
+const header = find('.top')
 new ResizeObserver(() => document.documentElement.style.setProperty('--header-height', `${header.offsetHeight}px`)).observe(header)
-const cameraIds = document.querySelector('#camera-ids')
+const cameraIds = find('#camera-ids')
 
-/** The current connection: stopped when the token changes, woken to retry at once. */
+/** @type {Session | undefined} The current connection: stopped when the token changes, woken to retry at once. */
 let session
 
+/**
+ * @param {string} state
+ * @param {string} text
+ */
 function setState (state, text) {
   connection.dataset.state = state
   document.body.dataset.state = state
@@ -40,6 +50,7 @@ function setState (state, text) {
   offline.hidden = state !== 'offline'
 }
 
+/** @param {unknown} error */
 function onError (error) {
   if (error instanceof TokenRefused) askForToken('The admin token was not accepted: enter the one mock-nvr was started with (--admin-token or MOCK_NVR_ADMIN_TOKEN).')
   else if (error instanceof ServerGone) session?.wake()
@@ -48,7 +59,7 @@ function onError (error) {
 
 const data = dataView({
   onError,
-  onCameras: ids => cameraIds.replaceChildren(...ids.slice(0, 500).map(id => Object.assign(document.createElement('option'), { value: id })))
+  onCameras: (/** @type {string[]} */ ids) => cameraIds.replaceChildren(...ids.slice(0, 500).map(id => Object.assign(document.createElement('option'), { value: id })))
 })
 const faults = faultsView({
   onError,
@@ -75,7 +86,10 @@ function loadAll () {
   return Promise.all([data.load(), faults.load(), health.load()]).catch(onError)
 }
 
-// The sections are hidden until the admin token is given: their links say so and lead to the token field meanwhile.
+/**
+ * The sections are hidden until the admin token is given: their links say so and lead to the token field meanwhile.
+ * @param {boolean} locked
+ */
 function lockSections (locked) {
   nav.toggleAttribute('data-locked', locked)
   navNote.hidden = !locked
@@ -91,7 +105,7 @@ function lockSections (locked) {
 }
 
 nav.addEventListener('click', event => {
-  if (!nav.hasAttribute('data-locked') || event.target.closest('a') === null) return
+  if (!nav.hasAttribute('data-locked') || /** @type {Element} */ (event.target).closest('a') === null) return
   event.preventDefault()
   tokenInput.focus()
 })
@@ -123,8 +137,8 @@ function start () {
   forgetButton.hidden = false
   if (deviceName !== null) {
     useDevice(deviceName)
-    document.querySelector('#device-nav').hidden = false
-    document.querySelector('#device-name').textContent = deviceName
+    find('#device-nav').hidden = false
+    find('#device-name').textContent = deviceName
     return openDevice()
   }
   setState('connecting', 'Connecting…')
@@ -148,9 +162,13 @@ function openDevice () {
   loadAll()
 }
 
+/** @returns {Session} */
 function openSession () {
+  /** @type {AbortController | undefined} */
   let controller
+  /** @type {((value?: unknown) => void) | undefined} */
   let wakeUp
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let retry
   const poll = setInterval(() => {
     if (!document.hidden && connection.dataset.state === 'live') faults.load().catch(onError)
@@ -167,7 +185,7 @@ function openSession () {
       wakeUp?.()
     }
   }
-  const pause = ms => new Promise(resolve => {
+  const pause = (/** @type {number} */ ms) => new Promise(resolve => {
     wakeUp = resolve
     retry = setTimeout(resolve, ms)
   })
@@ -222,7 +240,7 @@ tokenForm.addEventListener('submit', event => {
   start()
 })
 forgetButton.addEventListener('click', () => askForToken())
-document.querySelector('#retry-now').addEventListener('click', () => session?.wake())
+find('#retry-now').addEventListener('click', () => session?.wake())
 
 if (token.get() === null) askForToken()
 else start()

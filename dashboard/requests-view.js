@@ -1,24 +1,35 @@
-/* global document, requestAnimationFrame */
+// @ts-check
+/// <reference lib="dom" />
+/* global HTMLInputElement, HTMLSelectElement, requestAnimationFrame */
 // The journal, newest first, kept current by the event stream: the requests received and how they were answered.
 import { call } from './api.js'
-import { count, el } from './dom.js'
+import { count, el, find } from './dom.js'
+
+/** @typedef {import('../src/control/journal.js').JournalEntry} JournalEntry */
+/** @typedef {JournalEntry & { seq: number, dropped?: undefined }} RequestRow */
+/** @typedef {{ dropped: number, time: string, seq?: undefined }} DroppedRow */
+/** @typedef {RequestRow | DroppedRow} Row */
 
 /** Rows kept in the page, as many as the journal keeps by default. */
 const MAX_ROWS = 1000
 
-/** Wires the Requests section; handle(name, data) takes each event of the journal's stream. */
+/**
+ * Wires the Requests section; handle(name, data) takes each event of the journal's stream.
+ * @param {{ onError: (error: unknown) => void, onFaultSeen: () => void }} options
+ */
 export function requestsView ({ onError, onFaultSeen }) {
-  const body = document.querySelector('#requests-table tbody')
-  const note = document.querySelector('#requests-note')
-  const statusFilter = document.querySelector('#status-filter')
-  const cameraFilter = document.querySelector('#request-camera-filter')
-  const pauseButton = document.querySelector('#pause')
-  /** Newest first; a row is a journal entry with its seq, or a note of requests dropped from the stream. */
+  const body = find('#requests-table tbody')
+  const note = find('#requests-note')
+  const statusFilter = find('#status-filter', HTMLSelectElement)
+  const cameraFilter = find('#request-camera-filter', HTMLInputElement)
+  const pauseButton = find('#pause')
+  /** @type {Row[]} Newest first; a row is a journal entry with its seq, or a note of requests dropped from the stream. */
   let rows = []
+  /** @type {Row[]} */
   let waiting = []
   let paused = false
   let lastSeq = 0
-  /** Events that came while the journal's earlier requests were being read; undefined once they are in. */
+  /** @type {Array<[string, any]> | undefined} Events that came while the journal's earlier requests were being read; undefined once they are in. */
   let early
   let scheduled = false
 
@@ -39,6 +50,7 @@ export function requestsView ({ onError, onFaultSeen }) {
     requestAnimationFrame(render)
   }
 
+  /** @param {Row} row */
   function add (row) {
     if (row.seq !== undefined) {
       // A number lower than the last one: the journal was cleared since.
@@ -58,10 +70,11 @@ export function requestsView ({ onError, onFaultSeen }) {
 
   async function readEarlier () {
     try {
+      /** @type {{ requests: JournalEntry[], total: number }} */
       const { requests, total } = await call('GET', '/requests')
       rows = requests.map((entry, index) => ({ ...entry, seq: total - requests.length + index + 1 })).reverse()
       lastSeq = total
-      const later = early
+      const later = early ?? []
       early = undefined
       // The stream's first events may be in what was just read: those are skipped.
       for (const [name, data] of later) if (name !== 'request' || data.seq > lastSeq) handle(name, data)
@@ -71,6 +84,10 @@ export function requestsView ({ onError, onFaultSeen }) {
     }
   }
 
+  /**
+   * @param {string} name
+   * @param {any} data the event's, as its name says
+   */
   function handle (name, data) {
     if (early !== undefined && name !== 'ready') {
       early.push([name, data])
@@ -106,7 +123,7 @@ export function requestsView ({ onError, onFaultSeen }) {
     render()
   }
 
-  document.querySelector('#clear-requests').addEventListener('click', async () => {
+  find('#clear-requests').addEventListener('click', async () => {
     try {
       await call('DELETE', '/requests')
       clear()
@@ -118,16 +135,22 @@ export function requestsView ({ onError, onFaultSeen }) {
   return { handle, clear }
 }
 
+/**
+ * @param {RequestRow} entry
+ * @param {string} wanted
+ */
 function matchesStatus (entry, wanted) {
   if (wanted === '') return true
   if (wanted === 'dropped') return entry.status === null
   return entry.status !== null && String(entry.status).startsWith(wanted)
 }
 
+/** @param {number | null} status */
 function statusClass (status) {
   return status === null ? 'status-dropped' : `status-${String(status)[0]}xx`
 }
 
+/** @param {RequestRow} entry */
 function requestRow (entry) {
   const time = new Date(entry.time)
   return el('tr', {},
@@ -140,6 +163,7 @@ function requestRow (entry) {
     el('td', { 'data-label': 'Fault', class: 'id' }, entry.fault === null ? '—' : el('code', {}, entry.fault)))
 }
 
+/** @param {DroppedRow} row */
 function droppedRow ({ dropped }) {
   return el('tr', { class: 'dropped-note' }, el('td', { colspan: 7 }, `${count(dropped, 'request')} not shown here: the page fell behind the stream.`))
 }

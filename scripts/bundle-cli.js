@@ -2,8 +2,13 @@
 // Loading some 430 modules one by one took most of the start-up (TypeBox's 266 ES modules alone about
 // 100 ms); a single file starts in a fraction of that. The library entry, dist/index.js, stays as tsc
 // wrote it.
-import { readFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+//
+// The bundle is split where the code imports a module with import(): what only a command or a feature
+// uses (the proxy and its HTTP client, the admin API, the target commands, a fleet) is a chunk of its own
+// in cli-chunks/, loaded when it is imported. Unsplit, every package such a module imports was loaded by
+// every start, as an ES module's imports are hoisted to the top of the bundle: undici alone was a fifth of it.
+import { readFile, rm } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -62,9 +67,15 @@ const completeSourceMaps = {
 /* c8 ignore next: npm run build takes the default, and the tests name their own file */
 const outfile = process.argv[2] ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 
+const CHUNK_FOLDER = 'cli-chunks'
+// The chunks of an earlier build go: their names change with their content.
+await rm(join(dirname(outfile), CHUNK_FOLDER), { recursive: true, force: true })
+
 await build({
-  entryPoints: [fileURLToPath(new URL('../src/cli.ts', import.meta.url))],
-  outfile,
+  entryPoints: { [basename(outfile, '.js')]: fileURLToPath(new URL('../src/cli.ts', import.meta.url)) },
+  outdir: dirname(outfile),
+  splitting: true,
+  chunkNames: `${CHUNK_FOLDER}/[name]-[hash]`,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -72,7 +83,7 @@ await build({
   sourcemap: true,
   external: Object.keys(dependencies).filter(name => !BUNDLED.includes(name)),
   plugins: [ownFolder, completeSourceMaps],
-  // The bundled CommonJS packages call require() for Node's own modules; an ES module has to make one.
+  // The bundled CommonJS packages call require() for Node's own modules; an ES module (each chunk) has to make one.
   banner: { js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);" },
   logLevel: 'warning'
 })

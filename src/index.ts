@@ -2,7 +2,7 @@ import './node-version-guard.js'
 /** Start the mock in-process: `const nvr = await startMockNvr({ data })`, then `await nvr.close()`. */
 export { startMockNvr, type MockNvr } from './start/start-mock-nvr.js'
 /** Start a fleet of devices in-process, each on its own port: `const fleet = await startMockFleet({ count: 50 })`. */
-export { startMockFleet, FleetListenError, type MockFleet } from './fleet/start-mock-fleet.js'
+export { startMockFleet, type MockFleet } from './fleet/start-mock-fleet.js'
 /** What startMockFleet takes: the options every device shares, and count or devices, exactly one of them. */
 export type { FleetOptions, FleetSharedOptions, FleetDevices, FleetDeviceOptions, DeviceSettings } from './fleet/fleet-options.js'
 /** An entry of a fleet's journal: the device's name and the request. */
@@ -11,19 +11,15 @@ export type { FleetJournalEntry, ListedDevice } from './admin-api/fleet-routes.j
 export { buildApp, type AppDependencies } from './app/build-app.js'
 /** The OpenAPI document for given options, without listening: `await openApiDocument({ fixtures })`. */
 export { openApiDocument } from './start/openapi-document.js'
-/** Options of startMockNvr, and the error a bad one throws. */
-export { OptionsError, type MockNvrOptions } from './config/options.js'
+/** Options of startMockNvr. */
+export type { MockNvrOptions } from './config/options.js'
 /** The handle's verbs: what a test can change or ask while the mock runs. */
 export type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control/control-verbs.js'
 /** A token that sees only some cameras (`{ token, cameras }`), as the scopedTokens option and setScopedTokens() take it. */
 export type { ScopedToken } from './contract/scoped-tokens.js'
-/** Thrown by setScopedTokens() for tokens it cannot scope; `problems` lists each JSON path and what is wrong there, never a token. */
-export { ScopedTokensError } from './contract/scoped-tokens.js'
 /** Fixture loading and validation, for checking your own fixture files. */
 export { BUNDLED_FIXTURES, loadFixtures } from './data/fixtures.js'
 export { datasetFromData, type Dataset } from './data/dataset.js'
-/** Thrown when fixture data cannot be served; `problems` lists file, JSON path and message. */
-export { FixtureError, type FixtureProblem } from './data/fixture-validation.js'
 /** The wire shapes, as TypeBox schemas and TypeScript types. */
 export {
   CountingLineSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema, FixtureDataSchema,
@@ -35,14 +31,8 @@ export { TokenPolicy } from './wire/token-policy.js'
 export { CorsPolicy } from './wire/cors.js'
 /** Deterministic synthetic data, as `--generate` serves it: `generateFixtureData({ cameras, linesPerCamera, seed })`. */
 export { generateFixtureData, type GenerateOptions } from './data/generate.js'
-/** Thrown when a TLS certificate or key file cannot be served with; the message names the file. */
-export { TlsError } from './config/tls.js'
-/** The server could not listen: the port in use, an address not of this machine, a host that does not resolve. */
-export { ListenError } from './start/listen-error.js'
 /** A fault to inject (`{ status: 503, times: 2 }`, `{ delay: { min: 100, max: 800 }, route: 'list' }`), and one injected. */
 export { FaultSpecSchema, type FaultSpec, type Fault, type Operation } from './control/faults/fault-spec.js'
-/** Thrown by injectFault() for a bad spec; `problems` lists each JSON path and what is wrong there. */
-export { InvalidFaultError } from './control/faults/fault-spec.js'
 /** A delay: milliseconds, or `{ min, max }` for a random one from the seeded generator. */
 export { DelaySchema, type Delay, type DelayRange } from './util/delay.js'
 /** What a handle's events() gives: a change of health or a data edit, told apart by `kind`. */
@@ -56,12 +46,15 @@ export type { ValueProblem } from './util/value-errors.js'
 /** Checks the target, a real NVR, against the contract and compares the unspecified cases with mock-nvr: `await verifyTarget({ target, token, cameras })`. */
 export { verifyTarget, type VerifyReport, type Difference } from './target-link/verify-target.js'
 /** Reads the target into fixture data, all or nothing; throws RecordRefusedError (with the report) when it breaks the contract. */
-export { recordTarget, RecordRefusedError } from './target-link/record-target.js'
-/** Options of verifyTarget and recordTarget, and the one-line error of an unusable target or option. */
-export { TargetLinkError, type TargetLinkOptions } from './target-client/target-connection.js'
+export { recordTarget } from './target-link/record-target.js'
+/** Options of verifyTarget and recordTarget. */
+export type { TargetLinkOptions } from './target-client/target-connection.js'
 /** One contract violation, and one answer to an unspecified case as verify compares it. */
 export type { Violation } from './target-client/contract-check.js'
 export type { Observation } from './target-link/observation.js'
+
+/** Every error the library throws, each with its stable `code`, from one module; and the catalogues of codes. */
+export * from './library-errors.js'
 
 /** The names verifyTarget, recordTarget, TargetLinkError and TargetLinkOptions had at first, still exported (deprecated). */
 export { verifyDevice, recordDevice, DeviceLinkError, type DeviceLinkOptions } from './target-link/older-names.js'

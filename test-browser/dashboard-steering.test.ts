@@ -92,6 +92,21 @@ t.test('a fixture file uploaded is served and drawn; geometry in another form is
   t.equal(await problems.count(), 0, 'the problems are gone')
 })
 
+t.test('the problems shown are the answer\'s own, one per JSON path, even where a message holds "; " or ": "', async t => {
+  const page = await browser.context.newPage()
+  t.teardown(() => page.close())
+  await openDashboard(page, nvr.url, ADMIN_TOKEN)
+  const file = { name: 'odd.json', mimeType: 'application/json', buffer: Buffer.from('{"__proto__": {"polluted": 1}, "x": {"constructor": {"prototype": 2}}}') }
+  await page.getByLabel('Upload a fixture file').setInputFiles(file)
+  const problems = page.locator('#data-problems li')
+  await problems.first().waitFor()
+  const refused = 'is a key mock-nvr refuses, as it could change what every object inherits; leave it out'
+  t.strictSame(await problems.allInnerTexts(), [`/__proto__: ${refused}`, `/x/constructor/prototype: ${refused}`])
+  t.strictSame(await problems.locator('code').allInnerTexts(), ['/__proto__', '/x/constructor/prototype'], 'each path set apart')
+
+  t.equal(await page.locator('.camera').count(), startUp, 'nothing changed')
+})
+
 t.test('the requests can be filtered by status class and camera, and paused', async t => {
   const page = await browser.context.newPage()
   t.teardown(() => page.close())

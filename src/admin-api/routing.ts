@@ -1,9 +1,8 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
-import { apiErrors, type ApiError } from '../wire/errors.js'
+import { apiErrors } from '../wire/errors.js'
 import { JSON_CONTENT_TYPE, successEnvelope } from '../contract/envelope.js'
 import { READ_METHODS } from '../contract/paths.js'
-import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
 import { refuseOtherMethods } from '../wire/method-not-allowed.js'
 import { adminArea, requireBearer } from '../wire/area-guard.js'
 import { compileWithTypeBox } from '../wire/typebox-validator.js'
@@ -23,9 +22,9 @@ interface RouteOptions { bodyLimit?: number, schema?: { hide: boolean, body?: TS
  * a key that could change a prototype too.
  */
 export function guardAdminArea (app: FastifyInstance, tokens: TokenPolicy): void {
-  app.setValidatorCompiler(compileWithTypeBox(invalidBody))
+  app.setValidatorCompiler(compileWithTypeBox(apiErrors.invalidBody))
   app.removeContentTypeParser('text/plain')
-  parseJsonBodies(app, invalidBody)
+  parseJsonBodies(app, apiErrors.invalidBody)
   app.addHook('onRequest', requireBearer(adminArea(tokens)))
 }
 
@@ -50,9 +49,4 @@ export function route (app: FastifyInstance, url: string, handlers: Partial<Reco
 /** A success in the device's envelope. */
 export function ok (reply: FastifyReply, content: unknown, status = 200): FastifyReply {
   return reply.code(status).type(JSON_CONTENT_TYPE).send(successEnvelope(content, status))
-}
-
-/** A 400 listing each problem of a body as 'path: problem'. */
-export function invalidBody (problems: ValueProblem[]): ApiError {
-  return apiErrors.invalidBody(problems.map(formatValueProblem).join('; '))
 }

@@ -1,40 +1,30 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { IncomingMessage } from 'node:http'
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type FastifyInstance, type FastifyRequest, type FastifyServerFactoryHandler } from 'fastify'
-import { adminApi, type HandClock } from '../admin-api/routes.js'
-import { ADMIN_PREFIX } from '../contract/paths.js'
-import { registerDashboard } from '../admin-api/dashboard-page.js'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { adminArea, guardAreas } from '../wire/area-guard.js'
 import { registerApiPage } from '../openapi/api-page.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { answerClientError } from './client-errors.js'
-import { closeConnectionsWhenDone } from './closing.js'
 import { MockControl } from '../control/mock-control.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import type { DataStore } from '../data/data-store.js'
-import { handleError, handleNotFound } from '../wire/error-handler.js'
 import { FastPath } from './fast-path.js'
-import { answerHttpEdgeCases, answerServerEdgeCases } from './http-edges.js'
+import { answerHttpEdgeCases } from './http-edges.js'
 import { answerFrameworkErrorOf, checkEveryRequestOf } from './request-checks.js'
 import { registerHealthz } from './healthz.js'
-import { createListenerServer, roleOf, type ListenerRole, type ServerSettings } from './http-server.js'
-import { DevicePort } from '../device/device-port.js'
+import type { DevicePort } from '../device/device-port.js'
 import { Device } from '../device/device.js'
-import { registerFleetAdmin, type FleetAdmin } from '../admin-api/fleet-routes.js'
-import { BODY_LIMIT_BYTES, capConnections, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from '../config/limits.js'
-import { compileOnFirstUse } from './lazy-serializer.js'
-import { createLogger, requestLineWriter } from '../logging/logger.js'
-import { RecordEachRequest } from './request-log-controller.js'
-import { RequestRecorder } from '../control/request-recorder.js'
-import { RequestJournal } from '../control/journal.js'
+import type { FleetAdmin } from '../admin-api/fleet-routes.js'
+import type { HandClock } from '../admin-api/routes.js'
+import { BODY_LIMIT_BYTES, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from '../config/limits.js'
 import { OptionsError } from '../config/options.js'
 import { registerOpenApi } from '../openapi/swagger.js'
-import { countingLinesApi } from '../device-api/routes.js'
-import { API_PREFIX } from '../contract/paths.js'
-import { CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema } from '../contract/schemas.js'
 import type { TlsCredentials } from '../config/tls.js'
-import { targetProxyApi } from '../target-proxy/proxy-routes.js'
 import type { TargetProxy } from '../target-proxy/target-proxy.js'
+import { AppListeners, type NewListener } from './app-listeners.js'
+import { RequestLogging } from './request-logging.js'
+import { registerErrorAnswers } from './error-answers.js'
+import { registerApiArea } from './api-area.js'
+import { registerAdminArea } from './admin-area.js'
 
 /** The device an app serves by itself, given whole or by its parts. */
 export type AppDevice = {
@@ -75,7 +65,7 @@ export interface ServingApp {
   /** The listener on app.server: its own device's API and the admin API when it is on; a fleet's admin API alone. */
   listener: DevicePort
   /** A new listener of the same app, for this role; closed when the app closes. */
-  addListener: (role: Omit<ListenerRole, 'gate'>) => DevicePort
+  addListener: (role: NewListener) => DevicePort
 }
 
 /** The Fastify instance with every plugin in the order that matters. It never listens. */
@@ -88,39 +78,20 @@ export async function buildApp (dependencies: AppDependencies): Promise<FastifyI
  * the fast path read the device's state from the request, so a fleet costs a listener and a state per device.
  */
 export async function buildServingApp (dependencies: AppDependencies): Promise<ServingApp> {
-  const { maxHeaderSize, limits: someLimits, logger, https, adminToken, fleet, proxy, manualClock } = dependencies
+  const { maxHeaderSize, logger, https, adminToken, fleet, proxy, manualClock } = dependencies
   const ownDevice = 'device' in dependencies ? dependencies.device : deviceOf(dependencies)
   const adminTokens = adminToken === undefined ? undefined : new TokenPolicy([adminToken])
-  if (adminToken !== undefined) refuseAdminTokenOpening(ownDevice, adminToken)
+  refuseAdminTokenOpening(ownDevice, adminToken)
   const guardArea = guardAreas(adminTokens === undefined ? [] : [adminArea(adminTokens)])
-  const limits = { ...DEFAULT_LIMITS, ...someLimits }
-  const serverOptions = nodeServerOptions(maxHeaderSize, limits)
+  const limits = { ...DEFAULT_LIMITS, ...dependencies.limits }
   const nextRequestId = countRequests()
   const fastPath = new FastPath({ nextRequestId })
   // A fleet's own listener is its control address; its devices listen through addListener.
-  const ownRole: ListenerRole = { device: ownDevice, api: fleet === undefined, admin: true, gate: null }
-  const roleOfRequest = (request: FastifyRequest): ListenerRole => roleOf(request.raw, ownRole)
-  let settings: ServerSettings | undefined
-  let fastifyHandler: FastifyServerFactoryHandler | undefined
-  // Without a logger Fastify never calls the log controller, which records the journal: a silent one then.
-  const appLogger = logger ?? createLogger({ logLevel: 'silent', prettyLogs: false })
-  // A fleet's control address is no device: its requests (admin calls, never journaled) are logged without a device's name.
-  const controlRecorder = fleet === undefined ? undefined : new RequestRecorder(new RequestJournal(0))
-  const recorderOf = (request: FastifyRequest): RequestRecorder => {
-    const role = roleOfRequest(request)
-    return role === ownRole && controlRecorder !== undefined ? controlRecorder : role.device.control.recorder
-  }
-  // A fleet device's request log (faults, errors) names the device, as its request lines do.
-  const logOfListener: FastifyServerOptions['childLoggerFactory'] = (log, bindings, options, raw) => (roleOf(raw as IncomingMessage, ownRole).log ?? log).child(bindings, options)
+  const listeners = new AppListeners({ device: ownDevice, api: fleet === undefined, admin: true, gate: null }, fastPath, nodeServerOptions(maxHeaderSize, limits), https)
+  const logging = new RequestLogging(listeners.ownRole, fleet !== undefined, logger)
   const app = Fastify({
-    loggerInstance: appLogger,
-    logController: new RecordEachRequest(recorderOf),
-    ...(fleet === undefined ? {} : { childLoggerFactory: logOfListener }),
-    serverFactory: function createServer (handler, options) {
-      fastifyHandler = handler
-      settings = { serverOptions, https, keepAliveTimeout: options.keepAliveTimeout as number, requestTimeout: options.requestTimeout as number, connectionTimeout: options.connectionTimeout as number }
-      return createListenerServer(ownRole, fastPath, handler, settings)
-    },
+    ...logging.fastifyOptions(),
+    serverFactory: listeners.serverFactory,
     genReqId: nextRequestId,
     ...(https === undefined ? {} : { https }),
     requestTimeout: limits.requestTimeout,
@@ -130,72 +101,25 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     clientErrorHandler: answerClientError,
-    frameworkErrors: answerFrameworkErrorOf(roleOfRequest, guardArea)
+    frameworkErrors: answerFrameworkErrorOf(listeners.roleOfRequest, guardArea)
   }).withTypeProvider<TypeBoxTypeProvider>()
-  // app.log is Fastify's child of the logger given: the quick request line writer is the logger's own, as is a device's.
-  const writeAppRequestLine = requestLineWriter(appLogger)
-  const logRequestsOf = (recorder: RequestRecorder, log: FastifyBaseLogger | undefined) => {
-    if (log === undefined) recorder.logTo(app.log, writeAppRequestLine)
-    else recorder.logTo(log, requestLineWriter(log))
-  }
-  logRequestsOf(controlRecorder ?? ownDevice.control.recorder, undefined)
-  app.addHook('preClose', function leaveTheFastPath (done) {
-    fastPath.stop()
-    done()
-  })
-
+  logging.register(app)
   // Set on every request up front, so requests keep one shape whether a fault applies or not.
   app.decorateRequest('injectedFault', null)
-  app.decorateRequest('device', { getter () { return roleOfRequest(this).device } })
+  app.decorateRequest('device', { getter () { return listeners.roleOfRequest(this).device } })
   answerHttpEdgeCases(app)
-  capConnections(app.server, limits.maxConnections, app.log)
-  const trackConnections = closeConnectionsWhenDone(app, serverOptions.headersTimeout || limits.requestTimeout)
-  const listeners = new Set<DevicePort>()
-  const listener = new DevicePort(ownRole, app.server)
-  listeners.add(listener)
-  // After the hook above, which lets the requests already sent arrive first.
-  let closed: Promise<unknown> = Promise.resolve()
-  app.addHook('preClose', function closeListeners (done) {
-    closed = Promise.all([...listeners].map(async each => await each.close()))
-    done()
-  })
-  app.addHook('onClose', async function untilListenersClosed () { await closed })
-  app.setErrorHandler(handleError)
-  app.setNotFoundHandler(handleNotFound)
-
-  for (const schema of [CountingLineSchema, CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, ErrorEnvelopeSchema]) {
-    app.addSchema(schema)
-  }
-  app.setSerializerCompiler(compileOnFirstUse(app))
-  app.addHook('onRequest', checkEveryRequestOf(roleOfRequest, guardArea))
-  const currentDocument = await registerOpenApi(app)
-  await registerApiPage(app, currentDocument)
-
+  const listener = listeners.register(app, limits)
+  registerErrorAnswers(app)
+  app.addHook('onRequest', checkEveryRequestOf(listeners.roleOfRequest, guardArea))
+  registerApiPage(app, await registerOpenApi(app))
   registerHealthz(app, proxy)
+  await registerApiArea(app, proxy)
+  if (adminTokens !== undefined) await registerAdminArea(app, { tokens: adminTokens, fleet, manualClock, device: ownDevice })
 
-  if (proxy === undefined) await app.register(countingLinesApi, { prefix: API_PREFIX })
-  else await app.register(targetProxyApi, { prefix: API_PREFIX, proxy, faults: ownDevice.control.faultControl })
-  if (adminTokens !== undefined) {
-    if (fleet === undefined) await app.register(adminApi, { prefix: ADMIN_PREFIX, tokens: adminTokens, deviceOf: request => request.device, sharesDevicePort: true, ...(manualClock === undefined ? {} : { manualClock }) })
-    else await registerFleetAdmin(app, adminTokens, fleet)
-  }
-  // Beside the admin plugin, not in it: the page's files are open, its calls are not.
-  if (adminToken !== undefined) await registerDashboard(app)
-
-  function addListener (role: Omit<ListenerRole, 'gate'>): DevicePort {
-    if (adminToken !== undefined) refuseAdminTokenOpening(role.device, adminToken)
-    logRequestsOf(role.device.control.recorder, role.log)
-    // One role object for the server and the port: the port sets its gate, the server reads it.
-    const portRole: ListenerRole = { ...role, gate: null }
-    // Made by Fastify's server factory, which ran when the app was made.
-    const server = createListenerServer(portRole, fastPath, fastifyHandler as FastifyServerFactoryHandler, settings as ServerSettings)
-    server.on('clientError', answerClientError)
-    answerServerEdgeCases(server)
-    capConnections(server, limits.maxConnections, app.log)
-    trackConnections(server)
-    const added = new DevicePort(portRole, server)
-    listeners.add(added)
-    return added
+  function addListener (role: NewListener): DevicePort {
+    refuseAdminTokenOpening(role.device, adminToken)
+    logging.logRequestsOf(role.device.control.recorder, role.log)
+    return listeners.add(role)
   }
   return { app, listener, addListener }
 }
@@ -204,8 +128,8 @@ function deviceOf ({ store, tokens, cors, control = new MockControl({ store, acc
   return new Device({ name: 'nvr', store, tokens, cors, control })
 }
 
-function refuseAdminTokenOpening (device: Device, adminToken: string): void {
-  if (device.tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
+function refuseAdminTokenOpening (device: Device, adminToken: string | undefined): void {
+  if (adminToken !== undefined && device.tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
     throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
   }
 }

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { matchOperation } from '../contract/paths.js'
 import type { Device } from '../device/device.js'
-import { sees } from '../contract/bearer.js'
+import { decide } from '../pipeline/decide.js'
 
 // Characters an id may hold to be taken here as it is: nothing to decode ('%'), no ';', '#' or '/'.
 const PLAIN_SEGMENT = /^[\w\-.~!$&'()*+,=:@]+$/
@@ -14,8 +14,8 @@ export interface FastPathDependencies {
 }
 
 /**
- * Answers the reads that succeed — an accepted GET or HEAD of a list or a line that exists — straight
- * from Node's request event, with the prepared bytes and the very headers, log line and journal entry
+ * Answers the reads that succeed — an accepted GET or HEAD of a list or a line that exists, as the pipeline
+ * decides (pipeline/decide.ts) — straight from Node's request event, with the prepared bytes and the very headers, log line and journal entry
  * Fastify's request cycle would give. Every other request goes on to Fastify: anything to decode in the
  * path, a body, a missing Host, a refused token, a camera outside the token's scope, an unknown id, an
  * active fault, latency or Prefer, any request while a rate limit is on, and every request once the server is
@@ -42,16 +42,17 @@ export class FastPath {
     const { control } = device
     if ((method !== 'GET' && method !== 'HEAD') || this.#closing || control.faultControl.active || control.rateLimiter.active) return false
     if (headers.host === undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
-    const params = matchRead(url as string)
-    if (params === undefined || !sees(device.tokens.admit(headers.authorization), params.id)) return false
-    const camera = device.store.camera(params.id)
-    const body = params.line_id === undefined ? camera?.listBody : camera?.lineBody(params.line_id)
-    if (body === undefined) return false
+    const match = matchOperation(url as string, plainSegment)
+    if (match === undefined) return false
+    // With no fault, latency, Prefer or rate limit on, the decision changes nothing: Fastify decides again the same.
+    const { outcome } = decide(device, { method, authorization: headers.authorization, prefer: undefined, operation: match.row, params: match.params })
+    if (outcome.kind !== 'send') return false
+    const { body } = outcome
 
     const answerHeaders = [...device.cors.headersFor(headers.origin), 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
     response.writeHead(200, answerHeaders)
     response.end(method === 'HEAD' ? undefined : body)
-    control.recorder.answered({ method, url: url as string, params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
+    control.recorder.answered({ method, url: url as string, params: match.params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
     return true
   }
 }

@@ -4,6 +4,9 @@ import type { AreaGuard } from '../wire/area-guard.js'
 import { apiErrors, toApiError } from '../wire/errors.js'
 import { sendApiError } from '../wire/error-handler.js'
 import { refuseAtTheEdge } from './http-edges.js'
+import { afterWait } from '../device-api/carry-out.js'
+import { answerCors, applyCors } from './cors-answers.js'
+import { refusal as refusalPlan } from '../pipeline/decide.js'
 import type { ListenerRole } from './http-server.js'
 
 /** The role of the listener a request arrived on. */
@@ -17,7 +20,7 @@ export function checkEveryRequestOf (roleOfRequest: RoleOfRequest, guardArea: Ar
   return function checkEveryRequest (request, reply, done) {
     const role = roleOfRequest(request)
     const { device } = role
-    if (device.cors.answer(request, reply)) return
+    if (answerCors(device.cors, request, reply)) return
     // A fleet's device ports serve no admin API, and its control port nothing else.
     if (!(role.api && role.admin) && isUnder(request.url, ADMIN_PREFIX) !== role.admin) {
       done(apiErrors.routeNotFound())
@@ -29,7 +32,7 @@ export function checkEveryRequestOf (roleOfRequest: RoleOfRequest, guardArea: Ar
       return
     }
     const answer = guardArea(request.url, request.headers.authorization, device.area) ?? refusal
-    if (isUnder(request.url, API_PREFIX)) device.control.faultControl.afterLatency(request.log, () => done(answer))
+    if (isUnder(request.url, API_PREFIX)) afterWait(device, request.log, refusalPlan(device, answer), () => done(answer))
     else done(answer)
   }
 }
@@ -38,14 +41,16 @@ export function checkEveryRequestOf (roleOfRequest: RoleOfRequest, guardArea: Ar
 export function answerFrameworkErrorOf (roleOfRequest: RoleOfRequest, guardArea: AreaGuard) {
   return function answerFrameworkError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
     const { device } = roleOfRequest(request)
-    device.cors.applyTo(request, reply)
-    const answer = (waitedMs: number) => {
-      sendApiError(reply, guardArea(request.url, request.headers.authorization, device.area) ?? toApiError(error))
-      // Answered before routing, so the log controller never sees it.
-      device.control.recorder.refusedBeforeRouting(request, reply.statusCode, waitedMs)
-    }
+    applyCors(device.cors, request, reply)
+    const refusal = guardArea(request.url, request.headers.authorization, device.area) ?? toApiError(error)
     // Under /nvr/v1 it waits for --latency, as every answer there does.
-    if (isUnder(request.url, API_PREFIX)) device.control.faultControl.afterLatency(request.log, answer)
-    else answer(0)
+    const plan = isUnder(request.url, API_PREFIX) ? refusalPlan(device, refusal) : undefined
+    const answer = () => {
+      sendApiError(reply, refusal)
+      // Answered before routing, so the log controller never sees it.
+      device.control.recorder.refusedBeforeRouting(request, reply.statusCode, plan?.waitMs ?? 0)
+    }
+    if (plan === undefined) answer()
+    else afterWait(device, request.log, plan, answer)
   }
 }

@@ -6,6 +6,7 @@ import type { ScopedToken } from '../contract/schemas.js'
 import { findProblems, LIBRARY_DEFAULTS } from '../config/options.js'
 import { editDistance } from './edit-distance.js'
 import { LOG_LEVELS, OptionsSchema, type ResolvedOptions } from '../config/options-schema.js'
+import { UsageError } from '../errors/errors.js'
 
 type OptionKind = 'integer' | 'fraction' | 'string' | 'list' | 'scopes' | 'switch' | 'size' | 'delay'
 
@@ -86,14 +87,6 @@ export type CliCommand =
   | { command: 'version' }
   | { command: 'serve', options: Partial<ResolvedOptions> }
   | { command: 'openapi', options: Partial<ResolvedOptions> }
-
-/** A mistake in how the CLI was called; the CLI prints it and exits with code 2. */
-export class UsageError extends Error {
-  constructor (message: string) {
-    super(message)
-    this.name = 'UsageError'
-  }
-}
 
 /** MOCK_NVR_ + the flag in upper snake case; a repeatable flag's twin is plural and comma-separated. */
 export function envName ({ flag, kind }: CliOption): string {

@@ -1,4 +1,4 @@
-import { COMMANDS, givenBy, helpText, parseCli, unknownCommand, UsageError, type CliCommand } from './args.js'
+import { COMMANDS, givenBy, helpText, parseCli, unknownCommand, type CliCommand } from './args.js'
 import { isTargetCommand } from './target-args.js'
 import { unknownVariables } from './variables.js'
 import { isWildcardHost } from '../util/listen-address.js'
@@ -6,6 +6,7 @@ import { VERSION } from '../util/version.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import type { ResolvedOptions } from '../config/options-schema.js'
 import type { ProxyOptions } from '../target-proxy/target-proxy.js'
+import { UsageError } from '../errors/errors.js'
 
 /** What a command line reads and writes; src/cli.ts gives it the process's own. */
 export interface CommandLineIo {

@@ -1,5 +1,5 @@
 import { MAX_TIMER_MS } from '../util/delay.js'
-import { UsageError } from './args.js'
+import { UsageError } from '../errors/errors.js'
 
 /** The value of a flag such as `--timeout MS`: a whole number of milliseconds a timer can wait, at least 1. */
 export function parseMilliseconds (flag: string, text: string): number {

@@ -1,11 +1,12 @@
 import type { ProxyOptions } from '../target-proxy/target-proxy.js'
-import { parseTarget, type TargetLinkError } from '../target-client/target-connection.js'
+import { parseTarget } from '../target-client/target-connection.js'
 import { parseArgs } from 'node:util'
-import { CLI_OPTIONS, envName, flagValue, UsageError, type CliCommand, type FlagToken } from './args.js'
+import { CLI_OPTIONS, envName, flagValue, type CliCommand, type FlagToken } from './args.js'
 import { helpLines, TARGET_LINK_FLAGS, type FlagRow, type FlagTable } from './flag-rows.js'
 import { readCaFile } from './ca-file.js'
 import { TARGET_TOKEN_VARIABLE } from './target-token.js'
 import { parseMilliseconds } from './milliseconds.js'
+import { type TargetLinkError, UsageError } from '../errors/errors.js'
 
 /** proxy's own flags; every other flag is a serve flag, read by the serve table (args.ts), unless refused below. */
 const PROXY_FLAGS: FlagTable = {

@@ -1,6 +1,5 @@
-import { FixtureError } from '../data/fixture-validation.js'
-import { ScheduleFileError } from '../start/device-schedule.js'
-import { ListenError, UNRESOLVED_HOST_CODES } from '../start/listen-error.js'
+import { UNRESOLVED_HOST_CODES } from '../start/listen-error.js'
+import { FixtureError, ScheduleFileError, ListenError } from '../errors/errors.js'
 
 /**
  * One sentence on why the server could not start, for the CLI to print instead of a stack trace. `hostGivenBy`
@@ -10,7 +9,7 @@ export function describeStartFailure (error: unknown, hostGivenBy = '--host'): s
   if (error instanceof FixtureError || error instanceof ScheduleFileError) return error.message
   if ((error as Error).name === 'FleetListenError') return `cannot listen: ${(error as Error).message}`
   if (error instanceof ListenError) {
-    if (UNRESOLVED_HOST_CODES.has(error.code)) return `${error.problem} given by ${hostGivenBy}`
+    if (UNRESOLVED_HOST_CODES.has(error.systemCode)) return `${error.problem} given by ${hostGivenBy}`
     // The library's option, in the CLI's words: controlPort is --control-port.
     return error.option === 'controlPort' ? `cannot listen: ${error.problem}; choose another port with --control-port` : error.message
   }

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { flagValue, UsageError } from './args.js'
+import { flagValue } from './args.js'
 import { parseMilliseconds } from './milliseconds.js'
+import { UsageError } from '../errors/errors.js'
 import { helpLines, TARGET_LINK_FLAGS, type FlagTable } from './flag-rows.js'
 
 export const TARGET_COMMANDS = ['verify', 'record'] as const

@@ -1,14 +1,14 @@
-import { checkWritable, fixtureText, FixtureWriteError, writeFileAtomically } from '../target-client/fixture-file.js'
+import { checkWritable, fixtureText, writeFileAtomically } from '../target-client/fixture-file.js'
 import { RecordRefusedError, recordWithNotes } from '../target-link/record-target.js'
 import { renderJunit } from '../target-link/report-junit.js'
 import { renderReport } from '../target-link/report-text.js'
-import { connectionFrom, TargetLinkError, type TargetLinkOptions } from '../target-client/target-connection.js'
+import { connectionFrom, type TargetLinkOptions } from '../target-client/target-connection.js'
 import { verifyTarget, type VerifyReport } from '../target-link/verify-target.js'
-import { UsageError } from './args.js'
 import { readCaFile } from './ca-file.js'
 import { readTargetToken } from './target-token.js'
 import { targetHelpText, parseTargetArgs, type TargetArgs, type TargetCommandName } from './target-args.js'
 import type { FixtureData } from '../contract/schemas.js'
+import { FixtureWriteError, TargetLinkError, UsageError } from '../errors/errors.js'
 
 /** Where a target command writes, and what stops it (Ctrl-C). */
 export interface CommandIo {

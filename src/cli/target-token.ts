@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { describeFsError } from '../data/fixtures.js'
-import { UsageError } from './args.js'
+import { UsageError } from '../errors/errors.js'
 
 /** The variable verify and record read the target's token from, when no flag gives it; its name is older than the word target. */
 export const TARGET_TOKEN_VARIABLE = 'MOCK_NVR_DEVICE_TOKEN'

@@ -7,6 +7,8 @@ import { ANY_ORIGIN, describeNonOrigin } from '../wire/origin.js'
 import { parseGenerateSize } from '../data/generate-size.js'
 import { problemsOfHealth } from '../health/health-spec.js'
 import { minItemsRule, patternRule, type ValueProblem } from '../util/value-errors.js'
+import { THROWN_ERROR_CODES } from '../errors/catalogue.js'
+import { MockNvrError } from '../errors/errors.js'
 
 /**
  * One thing wrong with the options. The sentence is put together by the caller's naming: a library caller
@@ -59,10 +61,10 @@ export function nestedValueProblems (settings: Record<string, unknown>, key: str
 }
 
 /** Options that cannot be used; the message names each option by its key, as the caller passed it. */
-export class OptionsError extends Error {
+export class OptionsError extends MockNvrError {
   /** Every problem, one line of the message each. */
   constructor (messageOrProblems: string | OptionsProblem | readonly OptionsProblem[]) {
-    super(typeof messageOrProblems === 'string' ? messageOrProblems : [messageOrProblems].flat().map(describeForLibrary).join('\n'))
+    super(THROWN_ERROR_CODES.OptionsError, typeof messageOrProblems === 'string' ? messageOrProblems : [messageOrProblems].flat().map(describeForLibrary).join('\n'))
     this.name = 'OptionsError'
   }
 }

@@ -5,6 +5,7 @@ import { hostname } from 'node:os'
 import { describeFsError } from '../data/fixtures.js'
 import type { ResolvedOptions } from './options-schema.js'
 import { isWildcardHost } from '../util/listen-address.js'
+import { TlsError } from '../errors/errors.js'
 
 /** The PEM text that Fastify's `https` option takes. */
 export interface TlsCredentials {
@@ -18,14 +19,6 @@ export interface ServedTls extends TlsCredentials {
   selfSigned: boolean
   /** The DNS names and IP addresses the certificate is valid for. */
   names: string[]
-}
-
-/** A TLS file that cannot be served with; the message names the file and the problem. */
-export class TlsError extends Error {
-  constructor (message: string) {
-    super(message)
-    this.name = 'TlsError'
-  }
 }
 
 export type TlsOptions = Pick<ResolvedOptions, 'host' | 'tlsCert' | 'tlsKey' | 'tlsSelfSigned'>

@@ -1,4 +1,5 @@
-import { mergeScopes, scopeConflict, ScopedTokensError, type ScopedToken } from './scoped-tokens.js'
+import { mergeScopes, scopeConflict, type ScopedToken } from './scoped-tokens.js'
+import { ScopedTokensError } from '../errors/errors.js'
 
 /** How a request's Authorization header was judged; the failures follow RFC 6750 §3.1. */
 export type AuthOutcome = 'accepted' | 'no_credentials' | 'invalid_request' | 'invalid_token'

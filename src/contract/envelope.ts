@@ -14,16 +14,26 @@ export function successEnvelopeOf (contentJson: string): string {
   return `${SUCCESS_PREFIX}${contentJson}}`
 }
 
-/** What an error envelope says: the status, the catalogue's code (contract/error-codes.ts) and one human sentence. */
+/**
+ * What an error envelope says: the status, the catalogue's code (errors/catalogue.ts), one human sentence, and for a
+ * body with mistakes each JSON path and what is wrong there.
+ */
 export interface EnvelopeError {
   statusCode: number
   code: string
   message: string
+  problems?: ReadonlyArray<{ path: string, message: string }> | undefined
 }
 
-/** The error envelope as it goes on the wire, in the device's own member names; httpCode always equals the status. */
-export function errorEnvelope ({ statusCode, code, message }: EnvelopeError): string {
-  return JSON.stringify({ result: { success: false, httpCode: statusCode, errorCode: code, errorMessage: message }, content: null })
+/**
+ * The error envelope as it goes on the wire, in the device's own member names; httpCode always equals the status.
+ * `problems` follows errorMessage only where there are some, so a client reads them as data, not from the sentence.
+ */
+export function errorEnvelope ({ statusCode, code, message, problems }: EnvelopeError): string {
+  const result = problems === undefined
+    ? { success: false, httpCode: statusCode, errorCode: code, errorMessage: message }
+    : { success: false, httpCode: statusCode, errorCode: code, errorMessage: message, problems }
+  return JSON.stringify({ result, content: null })
 }
 
 /** The content of a success envelope read back from its bytes or text. */

@@ -65,10 +65,11 @@ export function openApiPath ({ path }: OperationRow): string {
   return `${API_PREFIX}${path.replace(/:(\w+)/g, '{$1}')}`
 }
 
-/** The operation a routed request belongs to: its route's pattern (prefix included) and a method of the row. */
-export function operationAt (routeUrl: string | undefined, method: string): OperationRow | undefined {
-  const row = OPERATIONS.find(candidate => `${API_PREFIX}${candidate.path}` === routeUrl)
-  return row !== undefined && row.methods.includes(method) ? row : undefined
+const ROWS_BY_ROUTE = new Map(OPERATIONS.map(row => [`${API_PREFIX}${row.path}`, row]))
+
+/** The operation at a route's pattern (prefix included), whatever the request's method; undefined for any other route. */
+export function operationAtRoute (routeUrl: string | undefined): OperationRow | undefined {
+  return routeUrl === undefined ? undefined : ROWS_BY_ROUTE.get(routeUrl)
 }
 
 /** Whether a URL as sent is the prefix or below it, as the router, which ignores a trailing slash, routes it. */

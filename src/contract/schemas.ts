@@ -61,7 +61,11 @@ export const ErrorEnvelopeSchema = Type.Object({
     success: Type.Literal(false),
     httpCode: Type.Integer({ minimum: 400, maximum: 599 }),
     errorCode: Type.String({ minLength: 1, description: 'A stable, machine-readable code for the case (see the catalogue in docs/contract.md)' }),
-    errorMessage: Type.String({ description: 'One human-readable sentence' })
+    errorMessage: Type.String({ description: 'One human-readable sentence' }),
+    problems: Type.Optional(Type.Array(Type.Object({
+      path: Type.String({ description: 'A JSON Pointer into the request body; empty for the whole body' }),
+      message: Type.String({ description: 'What is wrong there' })
+    }), { description: 'For a request body with mistakes (the admin API\'s INVALID_BODY): each one, as data' }))
   }),
   content: Type.Null()
 }, { $id: 'ErrorEnvelope' })

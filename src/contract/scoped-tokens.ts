@@ -1,4 +1,4 @@
-import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
+import type { ValueProblem } from '../util/value-errors.js'
 import type { ScopedToken } from './schemas.js'
 
 export type { ScopedToken }
@@ -25,17 +25,6 @@ export function scopeConflict (scoped: readonly ScopedToken[], isRefused: (token
     if (seesEveryCamera(token)) return { path: `/${index}/token`, message: 'is also given as an all-camera token: a token either sees every camera or only its own' }
   }
   return undefined
-}
-
-/** Scoped tokens that cannot be used; `problems` name each by its JSON path, never by its value. */
-export class ScopedTokensError extends Error {
-  readonly problems: ValueProblem[]
-
-  constructor (problems: ValueProblem[]) {
-    super(`Invalid scoped tokens: ${problems.map(formatValueProblem).join('; ')}`)
-    this.name = 'ScopedTokensError'
-    this.problems = problems
-  }
 }
 
 /** A token policy whose scoped tokens can be replaced at run time: the server's, or the MSW handlers'. */

@@ -47,6 +47,8 @@ export const DEFAULT_EVENTS_KEPT = 200
 export class DeviceEvents {
   readonly capacity: number
   #events: DeviceEvent[] = []
+  /** Events of each kind since the device started, cleared by no reset: what its metrics count. */
+  readonly totals: Record<DeviceEvent['kind'], number> = { health: 0, data: 0 }
   /** Told of each event as it is recorded (the journal streams listen). */
   readonly listeners = new Listeners<[event: DeviceEvent]>()
 
@@ -57,6 +59,7 @@ export class DeviceEvents {
   record (event: DeviceEvent): void {
     if (this.#events.length >= this.capacity) this.#events.shift()
     this.#events.push(event)
+    this.totals[event.kind]++
     this.listeners.tell?.(event)
   }
 

@@ -8,14 +8,15 @@ import { DeviceEvents } from './device-events.js'
 import { RateLimitSchema, ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
 import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control-verbs.js'
 import { RateLimiter } from '../contract/rate-limit.js'
-import { mergeScopes, ScopedTokensError, type ScopeHolder } from '../contract/scoped-tokens.js'
+import { mergeScopes, type ScopeHolder } from '../contract/scoped-tokens.js'
 import { OptionsError } from '../config/option-problems.js'
 import { listValueProblems } from '../util/value-errors.js'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
 
-const checkScopedTokens = TypeCompiler.Compile(ScopedTokensSchema)
-const checkRateLimit = TypeCompiler.Compile(RateLimitSchema)
+const scopedTokensChecker = checkerOnFirstUse(ScopedTokensSchema)
+const rateLimitChecker = checkerOnFirstUse(RateLimitSchema)
 import { apiErrors } from '../wire/errors.js'
+import { ScopedTokensError } from '../errors/errors.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
 export interface ControlledStore {
@@ -24,7 +25,7 @@ export interface ControlledStore {
   reset: () => void
 }
 
-export interface MockControlOptions<Store extends ControlledStore = DataStore> extends Omit<FaultControlOptions, 'recorder'> {
+export interface MockControlOptions<Store extends ControlledStore = DataStore> extends FaultControlOptions {
   store: Store
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
@@ -66,7 +67,7 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     this.#proxiedTarget = proxiedTarget
     this.journal = new RequestJournal(journalSize)
     this.recorder = new RequestRecorder(this.journal)
-    this.faultControl = new FaultControl({ ...faultOptions, recorder: this.recorder })
+    this.faultControl = new FaultControl(faultOptions)
     this.rateLimiter = new RateLimiter({ perSecond: rateLimit, ...(now === undefined ? {} : { now }) })
     this.#access = access
     // A copy, so reset() gives back what was given at start even if the caller's array changes since.
@@ -125,6 +126,7 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
 
   /** Replaces the scoped tokens; throws ScopedTokensError naming each problem by its path, never a token, and changes nothing. */
   setScopedTokens (scoped: unknown): ScopedTokensSummary {
+    const checkScopedTokens = scopedTokensChecker()
     if (!checkScopedTokens.Check(scoped)) throw new ScopedTokensError(listValueProblems(checkScopedTokens, scoped))
     if (this.#access === undefined) throw new ScopedTokensError([{ path: '', message: 'cannot be set: this control was given no token policy' }])
     this.#access.setScopedTokens(scoped)
@@ -139,7 +141,7 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
 
   /** Sets the rate limit per token, or turns it off with null; throws OptionsError for anything but 1 to 1000000 or null. */
   setRateLimit (perSecond: number | null): RateLimitSummary {
-    if (perSecond !== null && !checkRateLimit.Check(perSecond)) {
+    if (perSecond !== null && !rateLimitChecker().Check(perSecond)) {
       throw new OptionsError(`rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not ${JSON.stringify(perSecond)}`)
     }
     this.rateLimiter.set(perSecond ?? undefined)

@@ -1,6 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify'
 import type { RecordedRequest, RequestJournal } from './journal.js'
-import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter } from '../logging/request-line.js'
+import { DROPPED, RequestCounts } from './request-counts.js'
+import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter, type RequestLog } from '../logging/request-line.js'
 
 /**
  * Where every request ends up once it is answered, whoever answered it (Fastify, the fast path, the
@@ -9,14 +9,16 @@ import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter } from '../lo
  */
 export class RequestRecorder {
   readonly journal: RequestJournal
-  #logging: { log: FastifyBaseLogger, writeRequestLine: RequestLineWriter } | undefined
+  /** The device's requests as numbers, for its metrics. */
+  readonly counts = new RequestCounts()
+  #logging: { log: RequestLog, writeRequestLine: RequestLineWriter } | undefined
 
   constructor (journal: RequestJournal) {
     this.journal = journal
   }
 
   /** Writes the request lines to this logger, once the app exists, with its quickest line writer. */
-  logTo (log: FastifyBaseLogger, writeRequestLine: RequestLineWriter): void {
+  logTo (log: RequestLog, writeRequestLine: RequestLineWriter): void {
     this.#logging = { log, writeRequestLine }
   }
 
@@ -25,7 +27,7 @@ export class RequestRecorder {
    * as the function that makes the next one, so an id is made only when a line is written.
    */
   answered (request: RecordedRequest, reqId: string | (() => string), status: number, durationMs: number): void {
-    this.journal.record(request, status, durationMs)
+    this.#record(request, status, durationMs)
     const logging = this.#logging
     // Checked first: at warn, the usual level under load, a request then costs no log line at all.
     if (logging === undefined || !isInfoEnabled(logging.log)) return
@@ -33,18 +35,23 @@ export class RequestRecorder {
   }
 
   /** A request whose answer failed while being sent: its journal entry and an error line. */
-  failed (request: RecordedRequest, log: FastifyBaseLogger, status: number, durationMs: number, error: Error): void {
-    this.journal.record(request, status, durationMs)
+  failed (request: RecordedRequest, log: RequestLog, status: number, durationMs: number, error: Error): void {
+    this.#record(request, status, durationMs)
     log.error({ method: request.method, url: request.url, statusCode: status, responseTime: loggedMilliseconds(durationMs), err: error }, 'request errored')
   }
 
   /** A request refused before routing, which Fastify answers outside its request cycle: its journal entry. */
   refusedBeforeRouting (request: RecordedRequest, status: number, durationMs: number): void {
-    this.journal.record(request, status, durationMs)
+    this.#record(request, status, durationMs)
   }
 
   /** A connection closed on purpose without an answer: its journal entry, with no status. */
   dropped (request: RecordedRequest, durationMs: number): void {
-    this.journal.record(request, 0, durationMs)
+    this.#record(request, DROPPED, durationMs)
+  }
+
+  #record (request: RecordedRequest, status: number, durationMs: number): void {
+    this.journal.record(request, status, durationMs)
+    this.counts.count(request, status, durationMs)
   }
 }

@@ -1,5 +1,6 @@
-import { FixtureError, validateFixtureData, type FixtureProblem } from './fixture-validation.js'
+import { validateFixtureData } from './fixture-validation.js'
 import type { CountingLine, FixtureData } from '../contract/schemas.js'
+import { FixtureError, type FixtureProblem } from '../errors/errors.js'
 
 // Fixture data checked and merged without the file system, so the MSW handlers can do it in a browser.
 

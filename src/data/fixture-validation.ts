@@ -1,32 +1,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { FixtureDataSchema, TIMESTAMP_PATTERN, type FixtureData } from '../contract/schemas.js'
 import { listValueProblems } from '../util/value-errors.js'
-
-/** One thing wrong in fixture data: where (file and JSON Pointer) and what. */
-export interface FixtureProblem {
-  file: string
-  path: string
-  message: string
-}
-
-const MAX_REPORTED_PROBLEMS = 20
-
-/** Fixture data (or a fleet file) that cannot be used. Its message lists every problem, one per line. */
-export class FixtureError extends Error {
-  readonly problems: FixtureProblem[]
-
-  constructor (problems: FixtureProblem[], title = 'Invalid fixtures') {
-    const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).map(formatProblem)
-    if (problems.length > shown.length) shown.push(`…and ${problems.length - shown.length} more`)
-    super(`${title}:\n${shown.map(line => `  ${line}`).join('\n')}`)
-    this.name = 'FixtureError'
-    this.problems = problems
-  }
-}
-
-export function formatProblem ({ file, path, message }: FixtureProblem): string {
-  return path === '' ? `${file}: ${message}` : `${file}: ${path}: ${message}`
-}
+import { FixtureError, type FixtureProblem } from '../errors/errors.js'
 
 const checkFixtureData = TypeCompiler.Compile(FixtureDataSchema)
 

@@ -2,10 +2,11 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { locateJsonSyntaxError } from './json-syntax.js'
-import { FixtureError, validateFixtureData, type FixtureProblem } from './fixture-validation.js'
+import { validateFixtureData } from './fixture-validation.js'
 import { PACKAGE_ROOT } from '../util/package-root.js'
 
 import { duplicateIds, mergeFixtures, type Dataset, type FixtureSource, type ParsedFixture } from './dataset.js'
+import { FixtureError, type FixtureProblem } from '../errors/errors.js'
 
 /** The fixtures shipped with the package: realistic demo data, the default. */
 export const BUNDLED_FIXTURES = fileURLToPath(new URL('fixtures/', PACKAGE_ROOT))

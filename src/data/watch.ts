@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { DataStore } from './data-store.js'
 import { describeDiff, diffDatasets, type DatasetDiff } from './dataset-diff.js'
 import { loadFixtures } from './fixtures.js'
-import { FixtureError } from './fixture-validation.js'
+import { FixtureError } from '../errors/errors.js'
 
 /** Quiet time after the last change before reloading: an editor's save is often several writes. */
 export const WATCH_DEBOUNCE_MS = 100

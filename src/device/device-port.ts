@@ -4,6 +4,7 @@ import { setImmediate } from 'node:timers/promises'
 import { Server as TlsServer } from 'node:tls'
 import { closeAfterAnswer } from '../wire/close-after-answer.js'
 import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
+import { matchOperation } from '../contract/paths.js'
 import type { ApiError } from '../wire/errors.js'
 import type { RequestGate } from '../wire/request-gate.js'
 import type { HealthListener } from '../health/device-health.js'
@@ -117,6 +118,18 @@ export class DevicePort implements HealthListener {
     for (const [name, value] of Object.entries(error.headers)) headers.push(name, value)
     response.writeHead(error.statusCode, headers)
     response.end(request.method === 'HEAD' ? undefined : body)
-    device.control.recorder.refusedBeforeRouting({ method: request.method as string, url: request.url as string, params: {} }, error.statusCode, 0)
+    const url = request.url as string
+    device.control.recorder.refusedBeforeRouting({ method: request.method as string, url, params: paramsOf(url) }, error.statusCode, 0)
   }
+}
+
+// The operation's parameters as the router would give them, so the journal and the metrics name the camera and line.
+function paramsOf (url: string): Record<string, string> {
+  return matchOperation(url, segment => {
+    try {
+      return decodeURIComponent(segment)
+    } catch {
+      return undefined
+    }
+  })?.params ?? {}
 }

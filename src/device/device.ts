@@ -78,7 +78,7 @@ export class Device {
   readonly tokens: TokenPolicy
   readonly cors: CorsPolicy
   readonly control: MockControl
-  /** The device API's bearer area, judged by this device's tokens and rate limit. */
+  /** The device API's bearer area, judged by this device's tokens. */
   readonly area: BearerArea
   /** Its health over time; none for a proxy (whose health is the real device's) or an app that only answers inject(). */
   readonly health: DeviceHealth | undefined
@@ -92,7 +92,7 @@ export class Device {
     this.tokens = tokens
     this.cors = cors
     this.control = control
-    this.area = deviceArea(tokens, control.rateLimiter)
+    this.area = deviceArea(tokens)
     this.#life = life
     this.health = life === undefined ? undefined : new DeviceHealth({ clock: life.clock, plan: life.schedule.plan, log: life.log, events: control.events })
   }

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { FixtureError, type FixtureProblem } from '../data/fixture-validation.js'
+import { FixtureError, type FixtureProblem } from '../errors/errors.js'
 import { describeFsError, readJsonFile } from '../data/fixtures.js'
 import { asFileProblem } from '../config/option-problems.js'
 import { devicesProblems, topSettingsProblems } from '../config/fleet-problems.js'

@@ -21,6 +21,7 @@ import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from '
 import { writeManifest } from './manifest.js'
 import { loadDeviceSchedule } from '../start/device-schedule.js'
 import { ManualClock, RealClock } from '../util/clock.js'
+import { FleetListenError } from '../errors/errors.js'
 
 /** A running fleet: its control address, its devices, and verbs on all of them at once. */
 export interface MockFleet {
@@ -40,16 +41,6 @@ export interface MockFleet {
   close: () => Promise<void>
   /** The schedules' clock of every device: with `clock: 'manual'`, advance(ms) walks them all. */
   clock: HandleClock
-}
-
-/** A port that could not be listened on, naming the device; nothing of the fleet is left listening. */
-export class FleetListenError extends Error {
-  constructor (readonly device: string, readonly port: number, cause: NodeJS.ErrnoException) {
-    super(cause.code === 'EADDRINUSE'
-      ? `device ${device} cannot listen on port ${port}: it is already in use; no device was started`
-      : `device ${device} cannot listen on port ${port}: ${cause.message}; no device was started`)
-    this.name = 'FleetListenError'
-  }
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Clock, ClockTimer } from '../util/clock.js'
 import { apiErrors, type ApiError } from '../wire/errors.js'
 import type { RequestGate } from '../wire/request-gate.js'
 import type { DeviceEvents } from '../control/device-events.js'
-import { durationOf, latencyAt, phaseOf, type HealthSpec, type StatePhase } from './health-states.js'
+import { durationOf, latencyAt, phaseOf, type HealthSpec, type HealthStateName, type StatePhase } from './health-states.js'
 import { parseHealthSpec, type HealthPlan } from './health-spec.js'
 import { segmentAt, timeline, type Segment } from './schedule.js'
 
@@ -95,6 +95,11 @@ export class DeviceHealth {
     this.#listener = listener
     this.#start = this.#clock.now()
     this.#update('start')
+  }
+
+  /** The state now: offline while its port cannot be taken back, whatever was asked. */
+  get state (): HealthStateName {
+    return this.#portTaken === undefined ? this.#current.spec.state : 'offline'
   }
 
   /** Whether the port takes connections now. */

@@ -1,7 +1,9 @@
 import { Type, type Static, type TObject, type TUnsafe } from '@sinclair/typebox'
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
-import { formatValueProblem, listValueProblems, type ValueProblem } from '../util/value-errors.js'
+import type { TypeCheck } from '@sinclair/typebox/compiler'
+import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
+import { listValueProblems, type ValueProblem } from '../util/value-errors.js'
 import { Duration, HEALTH_STATE_NAMES, HEALTH_STATES, PositiveDuration, stateSchema, type HealthSpec, type HealthStateName, type HealthStateRow } from './health-states.js'
+import { HealthSpecError } from '../errors/errors.js'
 
 /** One step of a schedule: a state, from `at` ms after the start. */
 export type HealthStep = HealthSpec & { at: number }
@@ -31,24 +33,13 @@ export const HealthOptionSchema: TUnsafe<HealthOption> = Type.Unsafe<HealthOptio
   description: 'a state ({ "state": … }), steps ([{ "at", "state", … }]) or a pattern ({ "pattern": "flapping" | "reboot", … })'
 }))
 
-/** A health state, step or schedule that cannot be used; `problems` names each JSON path and what is wrong. */
-export class HealthSpecError extends Error {
-  readonly problems: ValueProblem[]
-
-  constructor (problems: ValueProblem[]) {
-    super(`Invalid health: ${problems.map(formatValueProblem).join('; ')}`)
-    this.name = 'HealthSpecError'
-    this.problems = problems
-  }
-}
-
 const STATE_LIST = HEALTH_STATE_NAMES.map(name => `"${name}"`).join(', ')
-const specChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, TypeCompiler.Compile(stateSchema(name))]))
-const stepChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, TypeCompiler.Compile(stateSchema(name, { at: Duration }))]))
+const specChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, checkerOnFirstUse(stateSchema(name))]))
+const stepChecks = new Map(HEALTH_STATE_NAMES.map(name => [name, checkerOnFirstUse(stateSchema(name, { at: Duration }))]))
 
-const PATTERN_CHECKS: Record<string, TypeCheck<TObject>> = {
-  flapping: TypeCompiler.Compile(FlappingPatternSchema),
-  reboot: TypeCompiler.Compile(RebootPatternSchema)
+const PATTERN_CHECKS: Record<string, () => TypeCheck<TObject>> = {
+  flapping: checkerOnFirstUse(FlappingPatternSchema),
+  reboot: checkerOnFirstUse(RebootPatternSchema)
 }
 
 /** Checks a health state as setHealth and PUT …/health take it; throws HealthSpecError. */
@@ -72,7 +63,7 @@ function problemsOfPlan (value: unknown, path: string): ValueProblem[] {
   if (!isObject(value)) return [{ path, message: 'must be a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })' }]
   const check = typeof value.pattern === 'string' ? PATTERN_CHECKS[value.pattern] : undefined
   if (check === undefined) return [{ path: `${path}/pattern`, message: value.pattern === undefined ? 'is missing' : 'must be "flapping" or "reboot"' }]
-  const problems = prefixed(check, value, path)
+  const problems = prefixed(check(), value, path)
   if (problems.length > 0) return problems
   const pattern = value as unknown as HealthPattern
   const cycle = pattern.pattern === 'flapping' ? pattern.up + pattern.down : pattern.every
@@ -94,11 +85,11 @@ function problemsOfSteps (steps: unknown[], path: string): ValueProblem[] {
   return problems
 }
 
-function problemsOfState (value: unknown, path: string, checks: Map<HealthStateName, TypeCheck<TObject>>): ValueProblem[] {
+function problemsOfState (value: unknown, path: string, checks: Map<HealthStateName, () => TypeCheck<TObject>>): ValueProblem[] {
   if (!isObject(value)) return [{ path, message: 'must be an object' }]
   const check = typeof value.state === 'string' ? checks.get(value.state as HealthStateName) : undefined
   if (check === undefined) return [{ path: `${path}/state`, message: value.state === undefined ? 'is missing' : `must be one of ${STATE_LIST}` }]
-  const problems = prefixed(check, value, path)
+  const problems = prefixed(check(), value, path)
   if (problems.length > 0) return problems
   const row: HealthStateRow = HEALTH_STATES[value.state as HealthStateName]
   const wrong = row.check?.(value as unknown as HealthSpec)

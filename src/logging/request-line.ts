@@ -1,5 +1,11 @@
 // What a request's log line holds, free of pino and node:, so the request recorder can run in a browser too.
 
+/** The little of a logger that the request recorder uses: pino's, or any other. */
+export interface RequestLog {
+  error: (fields: object, message: string) => void
+  isLevelEnabled?: (level: string) => boolean
+}
+
 /** Writes the line of a completed request: the very line `info(fields, 'request completed')` writes. */
 export type RequestLineWriter = (reqId: string, method: string, url: string, statusCode: number, responseTime: number) => void
 

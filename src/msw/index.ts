@@ -1,6 +1,6 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { PlainTokenPolicy } from '../contract/bearer.js'
-import type { ScopedToken, ScopedTokensError } from '../contract/scoped-tokens.js'
+import type { ScopedToken } from '../contract/scoped-tokens.js'
 import { fieldProblem, OptionsError } from '../config/option-problems.js'
 import type { ValueProblem } from '../util/value-errors.js'
 import { API_PREFIX, isUnder } from '../contract/paths.js'
@@ -13,14 +13,14 @@ import { answer, type Answer } from './answer.js'
 import { DEMO_FIXTURES } from './demo-fixtures.js'
 import { resolveHandlerOptions, type NvrHandlersOptions } from './handler-options.js'
 import { ServedTextStore } from './served-store.js'
+import type { ScopedTokensError } from '../errors/errors.js'
 
 export type { NvrHandlersOptions }
-/** What a bad option, bad data or a bad fault spec throws, as startMockNvr and its handle throw them. */
+/** What a bad option, bad data or a bad fault spec throws, each with its stable `code`; the catalogues of codes. */
 export { OptionsError } from '../config/option-problems.js'
-export { ScopedTokensError } from '../contract/scoped-tokens.js'
+export { MockNvrError, ProblemsError, ScopedTokensError, FixtureError, InvalidFaultError } from '../errors/errors.js'
+export { ERROR_CODES, THROWN_ERROR_CODES } from '../errors/catalogue.js'
 export type { ScopedToken } from '../contract/scoped-tokens.js'
-export { FixtureError } from '../data/fixture-validation.js'
-export { InvalidFaultError } from '../control/faults/fault-spec.js'
 
 /** The handlers for setupServer() or setupWorker(), and the control verbs of the server's handle. */
 export interface NvrHandlers extends ControlVerbs {

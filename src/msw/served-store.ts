@@ -14,9 +14,19 @@ export function lineJson (line: CountingLine): string {
 }
 
 /** The answers of one camera, as text: its list, and each line's answer by line id. */
-export interface ServedCameraText {
-  listBody: string
-  lineBodies: ReadonlyMap<string, string>
+export class ServedCameraText {
+  readonly listBody: string
+  readonly #lineBodies: ReadonlyMap<string, string>
+
+  constructor (listBody: string, lineBodies: ReadonlyMap<string, string>) {
+    this.listBody = listBody
+    this.#lineBodies = lineBodies
+  }
+
+  /** The retrieve answer of one line, or undefined when the camera has no line with this id. */
+  lineBody (lineId: string): string | undefined {
+    return this.#lineBodies.get(lineId)
+  }
 }
 
 interface ServedText {
@@ -46,6 +56,11 @@ export class ServedTextStore implements ControlledStore {
   reset (): void {
     this.#current = this.#initial
   }
+
+  /** A camera's prepared answers, as the server's store gives its bytes. */
+  camera (id: string): ServedCameraText | undefined {
+    return this.#current.cameras.get(id)
+  }
 }
 
 function prepare (dataset: Dataset): ServedText {
@@ -54,7 +69,7 @@ function prepare (dataset: Dataset): ServedText {
     const json = lines.map(lineJson)
     const lineBodies = new Map<string, string>()
     lines.forEach((line, index) => lineBodies.set(line.id, successEnvelopeOf(json[index] as string)))
-    cameras.set(id, { listBody: successEnvelopeOf(`[${json.join(',')}]`), lineBodies })
+    cameras.set(id, new ServedCameraText(successEnvelopeOf(`[${json.join(',')}]`), lineBodies))
   }
   return { dataset, cameras, lineCount: dataset.lines.length }
 }

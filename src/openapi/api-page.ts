@@ -1,32 +1,54 @@
-import swaggerUi from '@fastify/swagger-ui'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
 import type { DocumentOf } from './swagger.js'
 
 const API_PAGE_PATH = '/docs'
 
-// Inline, so the plugin does not read its default logo file at every start.
-const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40" viewBox="0 0 160 40">' +
-  '<text x="0" y="28" fill="#ffffff" font-family="sans-serif" font-size="24" font-weight="bold">mock-nvr</text></svg>'
+/** The routes @fastify/swagger-ui serves the page on, its files last; a test holds this list to the plugin's own. */
+export const API_PAGE_ROUTES: ReadonlyArray<{ url: string, method: HTTPMethods | HTTPMethods[] }> = [
+  { url: API_PAGE_PATH, method: 'GET' },
+  { url: `${API_PAGE_PATH}/static/index.html`, method: 'GET' },
+  { url: `${API_PAGE_PATH}/static/swagger-initializer.js`, method: 'GET' },
+  { url: `${API_PAGE_PATH}/json`, method: 'GET' },
+  { url: `${API_PAGE_PATH}/yaml`, method: 'GET' },
+  { url: `${API_PAGE_PATH}/static/*`, method: ['HEAD', 'GET'] }
+]
 
-/** The interactive API page at /docs, on the same document as /openapi.json; the root redirects to it. */
-export async function registerApiPage (app: FastifyInstance, currentDocument: DocumentOf): Promise<void> {
-  await app.register(swaggerUi, {
-    routePrefix: API_PAGE_PATH,
-    logo: { type: 'image/svg+xml', content: LOGO },
-    theme: { title: 'mock-nvr API' },
-    uiConfig: {
-      // The token survives a reload of the page, so a person authorizes once.
-      persistAuthorization: true,
-      displayRequestDuration: true,
-      docExpansion: 'list',
-      defaultModelsExpandDepth: 0
-    },
-    // The plugin's own /docs/json and /docs/yaml serve the document with the current examples too.
-    transformSpecification: (_document, request) => currentDocument(request.device.store),
-    transformSpecificationClone: false
-  })
-
+/**
+ * The interactive API page at /docs, on the same document as /openapi.json; the root redirects to it. The page
+ * plugin and its file server are loaded by the page's first request, not at start: each route answers with the
+ * handler the plugin gives it.
+ */
+export function registerApiPage (app: FastifyInstance, currentDocument: DocumentOf): void {
+  let handlers: Promise<Map<string, RouteHandlerMethod>> | undefined
+  const handlersOnFirstUse = async (): Promise<Map<string, RouteHandlerMethod>> => await (handlers ??= loadHandlers(currentDocument))
+  for (const { url, method } of API_PAGE_ROUTES) {
+    app.route({
+      method,
+      url,
+      schema: { hide: true },
+      ...(Array.isArray(method) ? { errorHandler: letGoOfClientsThatLeft(app) } : {}),
+      handler: async function servePage (request, reply) {
+        await ((await handlersOnFirstUse()).get(url) as RouteHandlerMethod).call(this, request, reply)
+        // The file server answers later, from its stream: Fastify waits for that answer.
+        return reply
+      }
+    })
+  }
   app.get('/', { schema: { hide: true } }, function redirectToApiPage (_request, reply) {
     return reply.redirect(API_PAGE_PATH)
   })
+}
+
+async function loadHandlers (currentDocument: DocumentOf): Promise<Map<string, RouteHandlerMethod>> {
+  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+  const { pageHandlers } = await import('./api-page-plugin.js')
+  return await pageHandlers(API_PAGE_PATH, currentDocument)
+}
+
+/** As the file server answers on its own routes: a client gone before its file was sent is let go, not answered. */
+export function letGoOfClientsThatLeft (app: FastifyInstance) {
+  return function answerPageFileError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') request.raw.destroy()
+    else app.errorHandler(error, request, reply)
+  }
 }

@@ -52,12 +52,14 @@ export function withExamples (document: OpenApiDocument, { firstLine, cameras, l
   const copy = structuredClone(document)
   const paths = copy.paths as Record<string, { get: Operation }>
   const cameraId = firstLine?.camera_id ?? cameras.keys().next().value
-  const list = (paths[LIST_PATH] as { get: Operation }).get
-  const retrieve = (paths[LINE_PATH] as { get: Operation }).get
   const health = (paths[HEALTH_PATH] as { get: Operation }).get
   jsonMedia(health, '431').examples = ERROR_EXAMPLES[431]
   // The answer of the mock itself: contractViolations, an optional field of the schema, is a proxy's alone.
   setSuccessExample(health, 'The counts of the data served now', { status: 'ok', cameras: cameras.size, countingLines: lineCount })
+  // A proxy documents what it answers itself: /nvr/v1 is the target's.
+  if (paths[LIST_PATH] === undefined) return copy
+  const list = (paths[LIST_PATH] as { get: Operation }).get
+  const retrieve = (paths[LINE_PATH] as { get: Operation }).get
 
   const forbidden = { outsideScope: example('A camera outside the scoped token\'s scope, known or not', apiErrors.cameraForbidden(cameraId ?? UNKNOWN_ID)) }
   addErrorExamples(list, forbidden, { unknownCamera: example('No such camera', apiErrors.cameraNotFound(UNKNOWN_ID)) })

@@ -8,14 +8,7 @@ import { ScheduleFileSchema, type ScheduleFile } from '../config/device-settings
 import { planOfHealth, type HealthOption } from '../health/health-spec.js'
 import type { ValueProblem } from '../util/value-errors.js'
 import type { DeviceSchedule } from '../device/device.js'
-
-/** A schedule file that cannot be used: each problem named with the file, its JSON path and what is wrong. */
-export class ScheduleFileError extends Error {
-  constructor (file: string, problems: ValueProblem[]) {
-    super(`Invalid schedule:\n${problems.map(({ path, message }) => `  ${file}: ${path === '' ? '' : `${path}: `}${message}`).join('\n')}`)
-    this.name = 'ScheduleFileError'
-  }
-}
+import { ScheduleFileError } from '../errors/errors.js'
 
 const checkScheduleFile = TypeCompiler.Compile(ScheduleFileSchema)
 

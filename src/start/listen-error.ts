@@ -1,27 +1,10 @@
-/** Why a server could not listen on the host and port it was given, in one sentence without a system error code. */
-export class ListenError extends Error {
-  /** The system's code: EADDRINUSE, EADDRNOTAVAIL, EACCES, ENOTFOUND or EAI_AGAIN. */
-  readonly code: string
-  /** The sentence without "cannot listen: ", for a caller that names where the host or port came from. */
-  readonly problem: string
-
-  /** The option that chose the port, when it is not `port`: a fleet's control address is chosen by controlPort. */
-  readonly option?: string
-
-  constructor (code: string, problem: string, option?: string) {
-    super(`cannot listen: ${problem}${option === undefined ? '' : `; choose another port with option ${option}`}`)
-    this.name = 'ListenError'
-    this.code = code
-    this.problem = problem
-    if (option !== undefined) this.option = option
-  }
-}
+import { ListenError } from '../errors/errors.js'
 
 /** A fleet's control address that cannot listen, said to be the control address, with the option that chose its port. */
 export function describeControlListenError (error: unknown, host: string, port: number): unknown {
   const described = describeListenError(error, host, port)
   if (!(described instanceof ListenError)) return described
-  return new ListenError(described.code, `the control address (the fleet's admin API and dashboard): ${described.problem}`, 'controlPort')
+  return new ListenError(described.systemCode, `the control address (the fleet's admin API and dashboard): ${described.problem}`, 'controlPort')
 }
 
 /** The host's name does not resolve: a problem of the host given, not of the machine. */

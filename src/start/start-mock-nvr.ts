@@ -16,12 +16,13 @@ import { baseUrl } from '../util/listen-address.js'
 import { describeListenError } from './listen-error.js'
 import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/options.js'
 import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js'
-import { loadTls } from '../config/tls.js'
+import { loadTls, type ServedTls } from '../config/tls.js'
+import type { TokenPolicy } from '../wire/token-policy.js'
 import { FixtureWatcher } from '../data/watch.js'
-import { TargetProxy, type ProxyOptions } from '../target-proxy/target-proxy.js'
-import { TargetLinkError } from '../target-client/target-connection.js'
+import type { TargetProxy, ProxyOptions } from '../target-proxy/target-proxy.js'
 import { ManualClock, RealClock, type Clock } from '../util/clock.js'
 import { loadDeviceSchedule } from './device-schedule.js'
+import type { TargetLinkError } from '../errors/errors.js'
 
 /** A running mock: where it listens, how to stop it, and what a test can change or ask while it runs. */
 export interface MockNvr extends DeviceVerbs {
@@ -51,11 +52,9 @@ export type StartOptions = MockNvrOptions & {
 
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
 export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: StartOptions = {}): Promise<MockNvr> {
-  for (const key of FLEET_OPTIONS) {
-    if (input[key] !== undefined) throw new OptionsError(`option ${key} starts a fleet: call startMockFleet instead`)
-  }
+  refuseFleetOptions(input)
   const options = resolveOptions(input)
-  const proxy = proxyOptions === undefined ? undefined : startProxy(proxyOptions, input)
+  const proxy = proxyOptions === undefined ? undefined : await startProxy(proxyOptions, input)
   await proxy?.recording?.check()
   const tls = await loadTls(options)
   const fixtures = options.fixtures ?? BUNDLED_FIXTURES
@@ -65,7 +64,6 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   const store = new DataStore(data)
   const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
   const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedTarget: proxy.target }), ...(now === undefined ? {} : { now }) }, { schedule, clock, seed: options.seed, log: logger })
-  const { tokens } = device
   const roster = new Roster([device])
   const { app, listener } = await buildServingApp({
     device,
@@ -79,10 +77,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   })
   if (proxy !== undefined) logProxy(app, proxy, proxyOptions as ProxyOptions)
 
-  if (options.watch) {
-    const watcher = new FixtureWatcher({ path: fixtures, store, log: app.log })
-    app.addHook('onClose', async function stopWatching () { await watcher.close() })
-  }
+  if (options.watch) watchFixtures(app, fixtures, store)
 
   await app.ready()
   const port = await listenOrClose(app, device, listener, options)
@@ -91,15 +86,7 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   roster.holdProcess()
   await roster.settled()
 
-  app.log.info({
-    source,
-    cameras: store.current.cameras.size,
-    countingLines: store.current.lineCount
-  }, 'serving counting lines')
-  if (note !== undefined) app.log.info(note)
-  if (tokens.acceptsAnyToken && proxy === undefined) app.log.info('no --token configured: any non-empty bearer token is accepted')
-
-  if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
+  logServing(app, { source, note, store, proxied: proxy !== undefined, tokens: device.tokens, tls })
   logControlOptions(app, options)
   logSchedule(app, device, schedule.driftEvery, clock)
   // Written before the URL is given out, so the start-up lines come before anything a client causes.
@@ -122,13 +109,44 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   }
 }
 
-function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): TargetProxy {
+// Fixture edits are served as they are saved.
+function watchFixtures (app: FastifyInstance, fixtures: string, store: DataStore): void {
+  const watcher = new FixtureWatcher({ path: fixtures, store, log: app.log })
+  app.addHook('onClose', async function stopWatching () { await watcher.close() })
+}
+
+function refuseFleetOptions (input: MockNvrOptions): void {
+  for (const key of FLEET_OPTIONS) {
+    if (input[key] !== undefined) throw new OptionsError(`option ${key} starts a fleet: call startMockFleet instead`)
+  }
+}
+
+interface Serving {
+  source: string
+  note: string | undefined
+  store: DataStore
+  proxied: boolean
+  tokens: TokenPolicy
+  tls: ServedTls | undefined
+}
+
+function logServing (app: FastifyInstance, { source, note, store, proxied, tokens, tls }: Serving): void {
+  app.log.info({ source, cameras: store.current.cameras.size, countingLines: store.current.lineCount }, 'serving counting lines')
+  if (note !== undefined) app.log.info(note)
+  if (tokens.acceptsAnyToken && !proxied) app.log.info('no --token configured: any non-empty bearer token is accepted')
+  if (tls !== undefined) app.log.info({ selfSigned: tls.selfSigned, names: tls.names }, 'serving HTTPS')
+}
+
+// The proxy's HTTP client (undici) and contract checks are loaded only for a proxy: a plain start never needs them.
+async function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): Promise<TargetProxy> {
   for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens', 'scopedTokens', 'rateLimit'] as const) {
     const value = input[option]
     if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
       throw new OptionsError(`option ${option} does not apply to a proxy: the target's data and tokens are used`)
     }
   }
+  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+  const { TargetProxy } = await import('../target-proxy/target-proxy.js')
   try {
     return new TargetProxy(proxyOptions)
   } catch (error) {

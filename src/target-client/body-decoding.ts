@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { promisify } from 'node:util'
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib'
+import { BodyDecodingError } from '../errors/errors.js'
 
 type Decoder = (body: Buffer, options: ZlibOptions) => Promise<Buffer>
 
@@ -24,17 +25,6 @@ const DECODERS: Record<string, Decoder> = {
 
 /** The codings this client asks for in Accept-Encoding, and reads. */
 export const ACCEPTED_ENCODINGS = 'gzip, deflate, br'
-
-/** A body that cannot be read as its Content-Encoding says; `tooLarge` when decoding it would pass the limit. */
-export class BodyDecodingError extends Error {
-  readonly tooLarge: boolean
-
-  constructor (message: string, tooLarge = false) {
-    super(message)
-    this.name = 'BodyDecodingError'
-    this.tooLarge = tooLarge
-  }
-}
 
 /**
  * The body as its sender meant it: every coding of Content-Encoding undone, last applied first. Each step

@@ -2,14 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { link, open, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { FixtureData } from '../contract/schemas.js'
-
-/** A fixture file that could not be written; the message names the file. */
-export class FixtureWriteError extends Error {
-  constructor (message: string) {
-    super(message)
-    this.name = 'FixtureWriteError'
-  }
-}
+import { FixtureWriteError } from '../errors/errors.js'
 
 /** Fixture data as a file holds it: two-space JSON and a final newline. */
 export function fixtureText (data: FixtureData): string {

@@ -1,16 +1,4 @@
-import { TargetLinkError } from './target-connection.js'
-
-/** A request that got no usable answer; `reason` is one line, for a report. */
-export class NoAnswerError extends Error {
-  /** True when the target cannot be reached at all (refused, unknown host, untrusted certificate): nothing else will work either. */
-  readonly unreachable: boolean
-
-  constructor (reason: string, unreachable = false) {
-    super(reason)
-    this.name = 'NoAnswerError'
-    this.unreachable = unreachable
-  }
-}
+import { TargetLinkError, NoAnswerError } from '../errors/errors.js'
 
 const UNREACHABLE: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused',

@@ -2,11 +2,13 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { clearTimeout, setTimeout } from 'node:timers'
 import { Agent, type Dispatcher } from 'undici'
 import { formatBytes } from '../util/byte-size.js'
-import { ACCEPTED_ENCODINGS, BodyDecodingError, decodeBody, decodedHeaders } from './body-decoding.js'
+import { ACCEPTED_ENCODINGS, decodeBody, decodedHeaders } from './body-decoding.js'
 import type { TargetConnection } from './target-connection.js'
-import { describeFailure, NoAnswerError } from './request-failure.js'
+import { describeFailure } from './request-failure.js'
+import { BodyDecodingError, NoAnswerError } from '../errors/errors.js'
 
-export { describeFailure, NoAnswerError, unreachableError } from './request-failure.js'
+export { describeFailure, unreachableError } from './request-failure.js'
+export { NoAnswerError }
 
 /** One request to the target: a path under its base URL, already percent-encoded. */
 export interface TargetRequest {

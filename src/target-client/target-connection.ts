@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto'
 import { API_PREFIX } from '../contract/paths.js'
 import { MAX_TIMER_MS } from '../util/delay.js'
 import { isSendableToken, TOKEN_RULE } from '../util/token-characters.js'
+import { TargetLinkError } from '../errors/errors.js'
 
 /** How to reach the target, checked: its base URL, its token, and how long to wait. */
 export interface TargetConnection {
@@ -45,18 +46,6 @@ export interface TargetLinkOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000
 /** Answers larger than this are refused unread: an NVR's list of lines is far smaller. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
-
-/** Options that cannot work, or a target that cannot be used; the message is one line and never holds the token. */
-export class TargetLinkError extends Error {
-  /** The option at fault, when an option is: target, token, cameras, timeout, runTimeout, maxBodyBytes or ca. */
-  readonly option: string | undefined
-
-  constructor (message: string, option?: string) {
-    super(message)
-    this.name = 'TargetLinkError'
-    this.option = option
-  }
-}
 
 /** Checks the options (never echoing the token) and turns them into a connection. */
 export function connectionFrom (options: TargetLinkOptions): TargetConnection {

@@ -1,6 +1,7 @@
-import { TargetLinkError, type TargetLinkOptions } from '../target-client/target-connection.js'
+import type { TargetLinkOptions } from '../target-client/target-connection.js'
 import { recordTarget } from './record-target.js'
 import { verifyTarget } from './verify-target.js'
+import { TargetLinkError } from '../errors/errors.js'
 
 // The real NVR was first called "the device", a word now kept for the simulated one. Code written against the
 // first names goes on working: each is the same value as its new name, not a copy.

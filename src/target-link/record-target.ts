@@ -4,13 +4,15 @@ import { TargetRun } from './target-run.js'
 import type { TargetLinkOptions } from '../target-client/target-connection.js'
 import { readTarget } from './read-target.js'
 import type { VerifyReport } from './verify-target.js'
+import { THROWN_ERROR_CODES } from '../errors/catalogue.js'
+import { MockNvrError } from '../errors/errors.js'
 
 /** A recording refused because the target breaks the contract; `report` says what and where, as verify does. */
-export class RecordRefusedError extends Error {
+export class RecordRefusedError extends MockNvrError {
   readonly report: VerifyReport
 
   constructor (report: VerifyReport) {
-    super(`the target breaks the contract (${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}): nothing recorded`)
+    super(THROWN_ERROR_CODES.RecordRefusedError, `the target breaks the contract (${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}): nothing recorded`)
     this.name = 'RecordRefusedError'
     this.report = report
   }

@@ -1,7 +1,8 @@
 import { clearTimeout, setTimeout } from 'node:timers'
 import { TargetClient, NoAnswerError, unreachableError, type TargetAnswer, type TargetRequest } from '../target-client/target-client.js'
-import { connectionFrom, describeTarget, TargetLinkError, type TargetConnection, type TargetLinkOptions } from '../target-client/target-connection.js'
+import { connectionFrom, describeTarget, type TargetConnection, type TargetLinkOptions } from '../target-client/target-connection.js'
 import { redactStrings, tokenRedactor } from '../target-client/token-redaction.js'
+import { TargetLinkError } from '../errors/errors.js'
 
 /** One run against the target: its connection, a client, the time limit of the run, and token redaction. */
 export class TargetRun {

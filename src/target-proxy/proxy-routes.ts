@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import type { FaultControl } from '../control/faults/fault-control.js'
+import { decideForTarget } from '../pipeline/decide.js'
+import { apiRequestOf, carryOut } from '../device-api/carry-out.js'
 import { apiErrors } from '../wire/errors.js'
 import { OPERATIONS } from '../contract/paths.js'
 import type { TargetProxy, NoAnswerError } from './target-proxy.js'
@@ -13,8 +14,6 @@ declare module 'fastify' {
 
 export interface TargetProxyApiOptions {
   proxy: TargetProxy
-  /** Injected faults, latency and Prefer handling, applied in front of the target. */
-  faults: FaultControl
 }
 
 // What a client reads of an answer besides the body; CORS stays mock-nvr's, since the browser talks to it.
@@ -22,9 +21,13 @@ const PASSED_BACK = ['content-type', 'www-authenticate', 'allow', 'retry-after',
 const PASSED_ON = ['authorization', 'accept', 'content-type', 'if-none-match', 'if-modified-since']
 
 /** /nvr/v1 forwarded to the target: faults and latency first, then the target's answer, checked as it passes. */
-export const targetProxyApi: FastifyPluginAsync<TargetProxyApiOptions> = async function targetProxyApi (app, { proxy, faults }) {
+export const targetProxyApi: FastifyPluginAsync<TargetProxyApiOptions> = async function targetProxyApi (app, { proxy }) {
   app.decorateRequest('contractViolations', null)
-  app.addHook('onRequest', faults.hook)
+  app.decorateRequest('plan', null)
+  // Injected faults, latency and Prefer handling, in front of the target.
+  app.addHook('onRequest', function decideFaults (request, reply, done) {
+    carryOut(decideForTarget(request.device, apiRequestOf(request)), request, reply, done)
+  })
   app.addHook('onClose', async function closeTargetConnections () { await proxy.close() })
   // Bodies go to the target as they came, whatever their type.
   app.removeAllContentTypeParsers()

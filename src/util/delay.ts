@@ -30,9 +30,12 @@ export function toDelayRange (delay: Delay): DelayRange | string {
   return delay
 }
 
+/** A delay as text: "800", or "100-800" for a range (milliseconds); the dashboard's fault form reads it too. */
+export const DELAY_TEXT = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/
+
 /** Reads "800" or "100-800" (milliseconds), as --latency and `Prefer: delay=` take it. */
 export function parseDelay (text: string): DelayRange | string {
-  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(text)
+  const match = DELAY_TEXT.exec(text)
   if (match === null) return `must be milliseconds like 200, or a range like 100-800, not '${text}'`
   const min = Number(match[1])
   const max = match[2] === undefined ? min : Number(match[2])

@@ -1,22 +1,19 @@
-import type { FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { onRequestHookHandler } from 'fastify'
 import type { AuthOutcome } from '../contract/bearer.js'
 import { ADMIN_PREFIX, API_PREFIX, isUnder } from '../contract/paths.js'
 import { apiErrors, type ApiError } from './errors.js'
 import type { TokenPolicy } from './token-policy.js'
-import type { RateLimiter } from '../contract/rate-limit.js'
 
 /** An area behind a bearer token: where it is, the tokens that open it, and how it refuses the others. */
 export interface BearerArea {
   prefix: string
   tokens: TokenPolicy
   refuse: (outcome: Exclude<AuthOutcome, 'accepted'>) => ApiError
-  /** The area's rate limit per token, counted once a token is accepted. */
-  limiter?: RateLimiter
 }
 
-/** The device API under /nvr/v1, rate-limited by `limiter` when it is on. */
-export function deviceArea (tokens: TokenPolicy, limiter: RateLimiter): BearerArea {
-  return { prefix: API_PREFIX, tokens, refuse: apiErrors.unauthorized, limiter }
+/** The device API under /nvr/v1, whose requests the pipeline decides (pipeline/decide.ts); its area refuses those answered before it. */
+export function deviceArea (tokens: TokenPolicy): BearerArea {
+  return { prefix: API_PREFIX, tokens, refuse: apiErrors.unauthorized }
 }
 
 /** The admin API under /__admin, another protection space with its own token. */
@@ -30,27 +27,10 @@ export function refusalIn ({ tokens, refuse }: BearerArea, authorization: string
   return outcome === 'accepted' ? undefined : refuse(outcome)
 }
 
-/** Lets a refusal wait before it is answered (the device API's --latency); at once when absent. */
-export type RefusalDelay = (request: FastifyRequest, answer: () => void) => void
-
-/**
- * The onRequest hook of an area's plugin: its bearer check, then its rate limit, before anything else of the
- * plugin runs. Auth comes first: a request no token opens is a 401, and counts against no one.
- */
-export function requireBearer (area: BearerArea | ((request: FastifyRequest) => BearerArea), delay?: RefusalDelay): onRequestHookHandler {
-  const areaOf = typeof area === 'function' ? area : () => area
+/** The onRequest hook of an area's plugin: its bearer check, before anything else of the plugin runs. */
+export function requireBearer (area: BearerArea): onRequestHookHandler {
   return function requireBearer (request, _reply, done) {
-    const { tokens, refuse, limiter } = areaOf(request)
-    const admission = tokens.admit(request.headers.authorization)
-    let refusal: ApiError | undefined
-    if (typeof admission === 'string') refusal = refuse(admission)
-    else if (limiter?.active === true) {
-      const retryAfter = limiter.take(admission.token)
-      if (retryAfter !== undefined) refusal = apiErrors.rateLimited(retryAfter)
-    }
-    if (refusal === undefined) done()
-    else if (delay === undefined) done(refusal)
-    else delay(request, () => done(refusal))
+    done(refusalIn(area, request.headers.authorization))
   }
 }
 

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import { READ_METHODS_HEADER } from '../contract/paths.js'
 import { ANY_ORIGIN } from './origin.js'
 
@@ -27,27 +26,6 @@ export class CorsPolicy {
     if (this.#anyOrigin) return ANY_ORIGIN_HEADERS
     if (origin === undefined || !this.#allowed.has(origin)) return REFUSED_ORIGIN_HEADERS
     return ['vary', 'Origin', 'access-control-allow-origin', origin, 'access-control-expose-headers', EXPOSED_HEADERS]
-  }
-
-  /**
-   * Sets the CORS headers of a request's answer and answers a preflight (returning true), from the first
-   * onRequest hook. Not @fastify/cors: that plugin builds its options anew on every request, and the
-   * headers here are fixed strings, so a request costs a few assignments.
-   */
-  answer (request: FastifyRequest, reply: FastifyReply): boolean {
-    this.applyTo(request, reply)
-    if (!isPreflight(request)) return false
-    const headers = preflightHeaders(request.headers['access-control-request-headers'])
-    for (let index = 0; index < headers.length; index += 2) reply.header(headers[index] as string, headers[index + 1])
-    // Some browsers wait for a body on a 204 unless told its length.
-    reply.code(204).header('content-length', '0').send()
-    return true
-  }
-
-  /** The headers of every answer; also used for answers given before any hook runs (a malformed URL). */
-  applyTo (request: FastifyRequest, reply: FastifyReply): void {
-    const headers = this.headersFor(request.headers.origin)
-    for (let index = 0; index < headers.length; index += 2) reply.header(headers[index] as string, headers[index + 1])
   }
 }
 

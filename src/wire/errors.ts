@@ -1,22 +1,11 @@
 import { ADMIN_REALM, bearerChallenge, type AuthOutcome } from '../contract/bearer.js'
-import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.js'
+import { ERROR_CODES, type ErrorCode } from '../errors/catalogue.js'
 import { API_PREFIX, READ_METHODS_HEADER } from '../contract/paths.js'
 import { STATUS_TEXT } from '../contract/status-text.js'
+import { ApiError, ProblemsError } from '../errors/errors.js'
+import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
 
-/** A refusal the API answers with: a status, a stable error code, one human sentence, and any headers it needs. */
-export class ApiError extends Error {
-  readonly statusCode: number
-  readonly code: string
-  readonly headers: Readonly<Record<string, string>>
-
-  constructor (statusCode: number, code: ErrorCode | (string & {}), message: string, headers: Record<string, string> = {}) {
-    super(message)
-    this.name = 'ApiError'
-    this.statusCode = statusCode
-    this.code = code
-    this.headers = headers
-  }
-}
+export { ApiError }
 
 const UNAUTHORIZED_MESSAGES = {
   no_credentials: 'This request needs an Authorization header with a bearer token.',
@@ -58,8 +47,9 @@ export const apiErrors = {
     new ApiError(400, ERROR_CODES.invalidPrefer, `The request was refused: ${problem}.`),
   adminUnauthorized: (outcome: Exclude<AuthOutcome, 'accepted'>) =>
     new ApiError(401, UNAUTHORIZED_CODES[outcome], ADMIN_UNAUTHORIZED_MESSAGES[outcome], { 'www-authenticate': bearerChallenge(outcome, ADMIN_REALM) }),
-  invalidBody: (problems: string) =>
-    new ApiError(400, ERROR_CODES.invalidBody, `The request body is invalid: ${problems}.`),
+  /** A body with mistakes: each JSON path and what is wrong there, in the sentence and as `problems`. */
+  invalidBody: (problems: readonly ValueProblem[]) =>
+    new ApiError(400, ERROR_CODES.invalidBody, `The request body is invalid: ${problems.map(formatValueProblem).join('; ')}.`, {}, problems.map(({ path, message }) => ({ path, message }))),
   faultNotFound: (id: string) =>
     new ApiError(404, ERROR_CODES.faultNotFound, `No fault has the id ${quote(id)}.`),
   deviceNotFound: (name: string) =>
@@ -115,9 +105,13 @@ const BODY_ERRORS: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.'
 }
 
-/** Turns anything thrown into the ApiError to answer with; Fastify's own 4xx keep their status. */
+/**
+ * Turns anything thrown into the ApiError to answer with: a checked value's problems are a 400 listing them (an
+ * admin call's body); Fastify's own 4xx keep their status.
+ */
 export function toApiError (error: unknown): ApiError {
   if (error instanceof ApiError) return error
+  if (error instanceof ProblemsError) return apiErrors.invalidBody(error.problems)
   const statusCode = (error as { statusCode?: unknown } | null)?.statusCode
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     const code = String((error as { code?: unknown }).code)

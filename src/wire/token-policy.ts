@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 
 import { readBearer, type Admission, type Admitted, type AuthOutcome } from '../contract/bearer.js'
-import { mergeScopes, scopeConflict, ScopedTokensError, type ScopedToken } from '../contract/scoped-tokens.js'
+import { mergeScopes, scopeConflict, type ScopedToken } from '../contract/scoped-tokens.js'
+import { ScopedTokensError } from '../errors/errors.js'
 
 /** How many accepted Authorization values are remembered before the memory is emptied. */
 export const REMEMBERED_HEADERS = 1024

@@ -4,7 +4,10 @@ import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
 
 const LIST = '/nvr/v1/cameras/cam-1/counting_lines'
 const ok = (content: unknown, status = 200) => ({ result: { success: true, httpCode: status }, content })
-const refusal = (status: number, errorCode: string, errorMessage: string) => ({ result: { success: false, httpCode: status, errorCode, errorMessage }, content: null })
+const refusal = (status: number, errorCode: string, errorMessage: string, problems?: Array<[string, string]>) => ({
+  result: { success: false, httpCode: status, errorCode, errorMessage, ...(problems === undefined ? {} : { problems: problems.map(([path, message]) => ({ path, message })) }) },
+  content: null
+})
 const json = (body: unknown) => ({ headers: { ...ADMIN, 'content-type': 'application/json' }, payload: JSON.stringify(body) })
 
 t.test('data over HTTP: GET shows it, PUT replaces it for the very next request, DELETE returns to the start-up data', async t => {
@@ -23,19 +26,22 @@ t.test('data over HTTP: GET shows it, PUT replaces it for the very next request,
   t.equal((await app.inject({ url: LIST, headers: AUTH })).json().content[0].name, 'Door')
 })
 
-t.test('a refused data replacement is a 400 naming each JSON path and problem, and changes nothing', async t => {
+t.test('a refused data replacement is a 400 naming each JSON path and problem, as data too, and changes nothing', async t => {
   const { app } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
   const put = (body: unknown) => app.inject({ method: 'PUT', url: '/__admin/data', ...json(body) })
-  const cases: Array<[unknown, string]> = [
-    [{ counting_lines: [line({ created: '2024-02-30T10:00:00.000Z' })] }, '/counting_lines/0/created: "2024-02-30T10:00:00.000Z" is not a real date and time'],
-    [{ counting_lines: [line(), line()] }, '/counting_lines/1/id: line "line-1" of camera "cam-1" is already defined at request body /counting_lines/0'],
-    [{ counting_lines: [{ ...line(), max_age: 'long' }], colour: 1 }, '/colour: is not a known field; /counting_lines/0/max_age: must be an integer'],
-    [[], 'must be an object']
+  const cases: Array<[unknown, string, Array<[string, string]>]> = [
+    [{ counting_lines: [line({ created: '2024-02-30T10:00:00.000Z' })] }, '/counting_lines/0/created: "2024-02-30T10:00:00.000Z" is not a real date and time',
+      [['/counting_lines/0/created', '"2024-02-30T10:00:00.000Z" is not a real date and time']]],
+    [{ counting_lines: [line(), line()] }, '/counting_lines/1/id: line "line-1" of camera "cam-1" is already defined at request body /counting_lines/0',
+      [['/counting_lines/1/id', 'line "line-1" of camera "cam-1" is already defined at request body /counting_lines/0']]],
+    [{ counting_lines: [{ ...line(), max_age: 'long' }], colour: 1 }, '/colour: is not a known field; /counting_lines/0/max_age: must be an integer',
+      [['/colour', 'is not a known field'], ['/counting_lines/0/max_age', 'must be an integer']]],
+    [[], 'must be an object', [['', 'must be an object']]]
   ]
-  for (const [body, problems] of cases) {
+  for (const [body, sentence, problems] of cases) {
     const response = await put(body)
     t.equal(response.statusCode, 400)
-    t.strictSame(response.json(), refusal(400, 'INVALID_BODY', `The request body is invalid: ${problems}.`))
+    t.strictSame(response.json(), refusal(400, 'INVALID_BODY', `The request body is invalid: ${sentence}.`, problems))
   }
   t.equal((await app.inject({ url: LIST, headers: AUTH })).json().content[0].name, 'Door', 'the old data is still served')
 })
@@ -63,18 +69,22 @@ t.test('a bad fault body is a 400 in the envelope saying what is wrong and where
   const { app, control } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
   const post = (payload: string, contentType = 'application/json') =>
     app.inject({ method: 'POST', url: '/__admin/faults', headers: { ...ADMIN, 'content-type': contentType }, payload })
-  const cases: Array<[string, number, string]> = [
-    ['{"status": 700, "times": "2"}', 400, 'The request body is invalid: /status: must be at most 599; /times: must be an integer.'],
-    ['{"status": 503, "drop": true}', 400, 'The request body is invalid: /drop: cannot be combined with status: a request gets one answer.'],
-    ['{"delay": {"min": 900, "max": 100}}', 400, 'The request body is invalid: /delay: must go from low to high, not from 900 to 100.'],
-    ['{"route": "list"}', 400, 'The request body is invalid: needs status, drop, malformed or delay: what should happen to the requests.'],
+  const cases: Array<[string, number, string, Array<[string, string]>?]> = [
+    ['{"status": 700, "times": "2"}', 400, 'The request body is invalid: /status: must be at most 599; /times: must be an integer.',
+      [['/status', 'must be at most 599'], ['/times', 'must be an integer']]],
+    ['{"status": 503, "drop": true}', 400, 'The request body is invalid: /drop: cannot be combined with status: a request gets one answer.',
+      [['/drop', 'cannot be combined with status: a request gets one answer']]],
+    ['{"delay": {"min": 900, "max": 100}}', 400, 'The request body is invalid: /delay: must go from low to high, not from 900 to 100.',
+      [['/delay', 'must go from low to high, not from 900 to 100']]],
+    ['{"route": "list"}', 400, 'The request body is invalid: needs status, drop, malformed or delay: what should happen to the requests.',
+      [['', 'needs status, drop, malformed or delay: what should happen to the requests']]],
     ['{"status": 5', 400, 'The request body is not valid JSON.'],
     ['', 400, 'The request body is empty, but its Content-Type says JSON.']
   ]
-  for (const [payload, status, message] of cases) {
+  for (const [payload, status, message, problems] of cases) {
     const response = await post(payload)
     t.equal(response.statusCode, status, payload)
-    t.strictSame(response.json(), refusal(status, 'INVALID_BODY', message))
+    t.strictSame(response.json(), refusal(status, 'INVALID_BODY', message, problems))
   }
   const plainText = await post('status=503', 'text/plain')
   t.equal(plainText.statusCode, 415)
@@ -85,7 +95,8 @@ t.test('a bad fault body is a 400 in the envelope saying what is wrong and where
 t.test('a body with a key that could change a prototype is refused naming the key and where it was', async t => {
   const { app, control } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
   const send = (method: 'POST' | 'PUT', url: string, payload: string) => app.inject({ method, url, headers: { ...ADMIN, 'content-type': 'application/json' }, payload })
-  const refused = (path: string) => refusal(400, 'INVALID_BODY', `The request body is invalid: ${path}: is a key mock-nvr refuses, as it could change what every object inherits; leave it out.`)
+  const PROTOTYPE_KEY = 'is a key mock-nvr refuses, as it could change what every object inherits; leave it out'
+  const refused = (path: string) => refusal(400, 'INVALID_BODY', `The request body is invalid: ${path}: ${PROTOTYPE_KEY}.`, [[path, PROTOTYPE_KEY]])
   const cases: Array<['POST' | 'PUT', string, string, string]> = [
     ['POST', '/__admin/faults', '{"status": 503, "__proto__": {"polluted": 1}}', '/__proto__'],
     ['PUT', '/__admin/data', '{"counting_lines": [{"id": "a"}, {"id": "b", "__proto__": null}]}', '/counting_lines/1/__proto__'],

@@ -1,10 +1,12 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import Fastify from 'fastify'
 import t from 'tap'
 import { DASHBOARD_FOLDER, registerDashboard } from '../../src/admin-api/dashboard-page.js'
+import { dashboardValues } from '../../src/admin-api/dashboard-values.js'
+import { DELAY_TEXT } from '../../src/util/delay.js'
 import { build } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
 
@@ -75,4 +77,21 @@ t.test('only the files at the top of the folder with a known type are served', a
 
 t.test('the package folder holds the page', async t => {
   t.ok(DASHBOARD_FOLDER.href.endsWith('/dashboard/'))
+})
+
+t.test('what the page takes from the server (server-values.js) is the server\'s own, as generated, and served', async t => {
+  const committed = await readFile(new URL('server-values.js', DASHBOARD_FOLDER), 'utf8')
+  t.equal(committed, dashboardValues(), 'dashboard/server-values.js is up to date: run npm run dashboard:values')
+  t.match(committed, `export const DELAY_TEXT = ${String(DELAY_TEXT)}\n`)
+  const app = await build(t, { adminToken: ADMIN_TOKEN })
+  const served = await app.inject({ url: '/__admin/ui/server-values.js' })
+  t.equal(served.body, committed)
+})
+
+t.test('every script of the page is type-checked with the server\'s code: // @ts-check, in the folders tsconfig.json includes', async t => {
+  const scripts = (await readdir(DASHBOARD_FOLDER)).filter(name => name.endsWith('.js'))
+  t.ok(scripts.length > 5)
+  for (const name of scripts) t.ok((await readFile(new URL(name, DASHBOARD_FOLDER), 'utf8')).startsWith('// @ts-check\n'), name)
+  const { include, compilerOptions } = JSON.parse(await readFile(new URL('../tsconfig.json', DASHBOARD_FOLDER), 'utf8')) as { include: string[], compilerOptions: { allowJs?: boolean } }
+  t.ok(include.includes('dashboard') && compilerOptions.allowJs === true)
 })

@@ -44,6 +44,7 @@ t.test('on the real clock, offline needs a `for` here: the admin API shares the 
   const refused = await call(nvr, 'PUT', '/__admin/health', { state: 'offline' })
   t.equal(refused.statusCode, 400)
   t.match(refused.json().result, { errorCode: 'INVALID_BODY', errorMessage: 'The request body is invalid: /for: is needed for offline here: the admin API shares the port that goes away, so give the milliseconds after which it comes back.' })
+  t.match(refused.json().result.problems, [{ path: '/for', message: /^is needed for offline here/ }])
   const taken = await call(nvr, 'PUT', '/__admin/health', { state: 'offline', for: 1000 })
   t.equal(taken.statusCode, 200)
   t.match(taken.json().content, { state: 'offline', listening: false })
@@ -60,12 +61,15 @@ t.test('on the manual clock, a state that closes the shared port is refused: not
   t.match(nvr.health(), { state: 'online', listening: true })
 })
 
-t.test('an invalid state is a 400 naming the field', async t => {
+t.test('an invalid state is a 400 naming the field, in the sentence and as problems', async t => {
   const nvr = await start(t)
   const response = await call(nvr, 'PUT', '/__admin/health', { state: 'slow', latency: -1 })
   t.equal(response.statusCode, 400)
   t.equal(response.json().result.errorMessage, 'The request body is invalid: /latency: must be at least 0.')
-  t.equal((await call(nvr, 'PUT', '/__admin/health', { state: 'asleep' })).json().result.errorMessage, 'The request body is invalid: /state: must be one of "online", "offline", "unreachable", "rebooting", "slow".')
+  t.strictSame(response.json().result.problems, [{ path: '/latency', message: 'must be at least 0' }])
+  const asleep = (await call(nvr, 'PUT', '/__admin/health', { state: 'asleep' })).json().result
+  t.equal(asleep.errorMessage, 'The request body is invalid: /state: must be one of "online", "offline", "unreachable", "rebooting", "slow".')
+  t.strictSame(asleep.problems, [{ path: '/state', message: 'must be one of "online", "offline", "unreachable", "rebooting", "slow"' }])
 })
 
 t.test('POST /__admin/clock advances a manual clock; GET reads it', async t => {
@@ -79,6 +83,7 @@ t.test('POST /__admin/clock advances a manual clock; GET reads it', async t => {
   const bad = await call(nvr, 'POST', '/__admin/clock', { advance: -5 })
   t.equal(bad.statusCode, 400)
   t.equal(bad.json().result.errorMessage, 'The request body is invalid: /advance: must be at least 0.')
+  t.strictSame(bad.json().result.problems, [{ path: '/advance', message: 'must be at least 0' }])
 })
 
 t.test('on the real clock, GET /__admin/clock reads it and POST is a 409 saying how to move it by hand', async t => {

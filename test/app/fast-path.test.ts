@@ -6,7 +6,7 @@ import { DataStore } from '../../src/data/data-store.js'
 import { FastPath, matchRead } from '../../src/app/fast-path.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData } from '../../src/data/dataset.js'
-import { startMockNvr, type MockNvrOptions } from '../../src/index.js'
+import { startMockNvr, type MockNvr, type MockNvrOptions } from '../../src/index.js'
 import { MockControl } from '../../src/control/mock-control.js'
 import { Device } from '../../src/device/device.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
@@ -148,5 +148,40 @@ t.test('a read is matched as the router would match it, or left to the router', 
     '/nvr/v1/cameras/cam-1/counting_lines/a/b', '/nvr/v1/cameras/cam-1/COUNTING_LINES', '/nvr/v2/cameras/cam-1/counting_lines'
   ]) {
     t.equal(matchRead(url), undefined, url)
+  }
+})
+
+// Asked of two servers at once, on the manual clock: a slow device's answer waits on its clock, which is moved once both wait.
+async function answersOfBoth (servers: readonly MockNvr[], raw: string, waitMs: number) {
+  const pending = servers.map(async each => await answerOf(each.port, raw))
+  if (waitMs > 0) {
+    for (const each of servers) while (each.clock.pending < 1) await new Promise(resolve => setImmediate(resolve))
+    for (const each of servers) await each.clock.advance(waitMs)
+  }
+  return await Promise.all(pending)
+}
+
+t.test('each health state that answers gets the same answers on the fast path as through Fastify', async t => {
+  const fastAnswers = countFastAnswers(t)
+  const fast = await serve(t, { data: SAMPLE_DATA, clock: 'manual' })
+  // Prefer handling on sends every request through Fastify's cycle.
+  const slow = await serve(t, { data: SAMPLE_DATA, clock: 'manual', allowPrefer: true })
+  const states = [
+    { spec: { state: 'online' as const }, status: 200, waitMs: 0, fastPath: true },
+    { spec: { state: 'slow' as const, latency: 40 }, status: 200, waitMs: 40, fastPath: true },
+    { spec: { state: 'rebooting' as const, down: 0, starting: 5000 }, status: 503, waitMs: 0, fastPath: false }
+  ]
+  for (const { spec, status, waitMs, fastPath } of states) {
+    await fast.setHealth(spec)
+    await slow.setHealth(spec)
+    for (const path of ['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/cam-1/counting_lines/line-2']) {
+      for (const method of ['GET', 'HEAD']) {
+        const before = fastAnswers()
+        const [fromFast, fromFastify] = await answersOfBoth([fast, slow], request(method, path), waitMs)
+        t.strictSame(fromFast, fromFastify, `${spec.state}: ${method} ${path}`)
+        t.equal(fromFast?.status, status)
+        t.equal(fastAnswers(), before + (fastPath ? 1 : 0), `${spec.state}: ${fastPath ? 'the fast path answers' : 'the port answers first'}`)
+      }
+    }
   }
 })

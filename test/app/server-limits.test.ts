@@ -34,12 +34,21 @@ t.test('a connection that never sends a byte is cut off too', async t => {
 })
 
 t.test('a request whose body never arrives in full is cut off by the request time-out', async t => {
-  const nvr = await start(t, { headersTimeout: 0, requestTimeout: 200 })
+  const nvr = await start(t, { headersTimeout: 0, requestTimeout: 200, adminToken: 'admin-secret' })
   t.equal(nvr.app.server.requestTimeout, 200)
   const socket = await openSocket(nvr.port)
   const answer = untilClosed(socket)
-  socket.write(`POST /nvr/v1/unknown HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{`)
+  socket.write('POST /__admin/faults HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer admin-secret\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{')
   t.match(await answer, REQUEST_TIMEOUT_ANSWER)
+})
+
+t.test('the device API refuses a path it does not have before its body arrives, as it refuses another method', async t => {
+  const nvr = await start(t, { headersTimeout: 0, requestTimeout: 0 })
+  const socket = await openSocket(nvr.port)
+  t.teardown(() => socket.destroy())
+  socket.write(`POST /nvr/v1/unknown HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{`)
+  const [first] = await once(socket, 'data') as [Buffer]
+  t.match(first.toString('latin1'), /^HTTP\/1\.1 404 Not Found\r\n/)
 })
 
 t.test('an idle keep-alive connection is closed after the keep-alive time-out', async t => {

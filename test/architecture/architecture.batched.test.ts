@@ -11,8 +11,10 @@ const LAYERS = [
   ['start', 'fleet', 'target-link'],
   ['app'],
   ['device-api', 'admin-api', 'openapi', 'target-proxy', 'msw'],
+  ['pipeline', 'metrics'],
   ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'target-client', 'health'],
   ['wire', 'contract'],
+  ['errors'],
   ['util']
 ]
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url))
@@ -69,4 +71,29 @@ t.test('no import cycles, type-only imports included', async t => {
 
 t.test('the cycle check finds a cycle', async t => {
   t.strictSame(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), ['a → b → c → a'])
+})
+
+// Everything mock-nvr/msw reaches runs in a browser page: no server types, no Node modules, not even as types.
+function reachableFrom (entry: string): string[] {
+  const seen = new Set<string>()
+  const visit = (file: string): void => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const next of importsOf(file)) visit(next)
+  }
+  visit(entry)
+  return [...seen]
+}
+
+function packageImportsOf (file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^.'][^']*)'/g)].map(match => match[1] as string)
+}
+
+t.test('the code the browser bundle shares imports neither Fastify nor Node, types included', async t => {
+  const shared = reachableFrom(join(SRC, 'msw/index.ts'))
+  t.ok(shared.length > 10, 'the walk follows the imports')
+  const serverOnly = shared.flatMap(file => packageImportsOf(file)
+    .filter(target => target === 'fastify' || target.startsWith('node:') || target.startsWith('@fastify/') || target === 'pino')
+    .map(target => `${name(file)} imports ${target}`))
+  t.strictSame(serverOnly, [])
 })

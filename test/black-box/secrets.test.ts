@@ -36,6 +36,8 @@ const REQUEST_KINDS: Record<string, (target: string) => string | Buffer> = {
 t.test('no token shows in any answer or any log line, whatever the request', async t => {
   const logs = captureLogs('trace')
   const nvr = await startMockNvr({ data: SAMPLE_DATA, tokens: [ACCEPTED_TOKEN], adminToken: ADMIN_TOKEN, maxHeaderSize: 8192, headersTimeout: 200, logger: logs.logger })
+  // The API page is loaded by its first request, which, answered later, a client that half-closes does not get.
+  await nvr.app.inject('/docs')
   for (const [kind, request] of Object.entries(REQUEST_KINDS)) {
     for (const target of TARGETS) {
       const { received } = await exchange(nvr.port, request(target))
@@ -48,8 +50,8 @@ t.test('no token shows in any answer or any log line, whatever the request', asy
   t.match(received.toString(), /^HTTP\/1\.1 408 /)
   await nvr.close()
 
-  // Refused before routing, 431, 400 (not HTTP, malformed URL) leave no request line; the eleven other kinds do.
-  t.equal(logs.records.filter(record => record.msg === 'request completed').length, 11 * TARGETS.length, 'the requests were logged')
+  // Refused before routing, 431, 400 (not HTTP, malformed URL) leave no request line; the eleven other kinds and the page's load do.
+  t.equal(logs.records.filter(record => record.msg === 'request completed').length, 11 * TARGETS.length + 1, 'the requests were logged')
   const everything = JSON.stringify(logs.records)
   for (const secret of SECRETS) t.notOk(everything.includes(secret), 'no token in the log')
 })

@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { VERSION } from '../../src/util/version.js'
 import { CLI_UNDER_TEST, runCli } from '../helpers/cli-process.js'
 import { untracked } from '../helpers/untracked.js'
 
-// npm start, the published bin and the Docker image run dist/cli.js, an esbuild bundle. The runner's `before`
-// script builds one the same way, beside dist/ so that it finds the fixtures and package.json as dist/cli.js does.
+// npm start, the published bin and the Docker image run dist/cli.js, an esbuild bundle with its chunks in
+// dist/cli-chunks/. The runner's `before` script builds one the same way, beside dist/ so that it finds the
+// fixtures and package.json as dist/cli.js does.
 const execUntracked = promisify(execFile)
 const run = (file: string, args: string[]) => execUntracked(...untracked(file, args))
 const bundle = CLI_UNDER_TEST
@@ -52,9 +54,11 @@ t.test('the bundled CLI serves the dashboard from the package folder when the ad
   t.equal(await cli.exit, 0)
 })
 
-// src/ and node_modules are not in the package: a source the map names without its text opens nowhere.
-t.test('the bundle\'s source map carries the text of every source it names', async t => {
-  const { sources, sourcesContent } = JSON.parse(await readFile(`${bundle}.map`, 'utf8')) as { sources: string[], sourcesContent: Array<string | null> }
-  t.ok(sources.some(source => source.includes('node_modules/ret/')), 'a dependency whose own map lacks its sources is in it')
-  t.strictSame(sources.filter((_, index) => typeof sourcesContent[index] !== 'string'), [])
+// src/ and node_modules are not in the package: a source a map names without its text opens nowhere.
+t.test('the source maps of the bundle and of its chunks carry the text of every source they name', async t => {
+  const chunks = join(dirname(bundle), 'cli-chunks')
+  const files = [`${bundle}.map`, ...(await readdir(chunks)).filter(name => name.endsWith('.map')).map(name => join(chunks, name))]
+  const maps = await Promise.all(files.map(async file => JSON.parse(await readFile(file, 'utf8')) as { sources: string[], sourcesContent: Array<string | null> }))
+  t.ok(maps.some(({ sources }) => sources.some(source => source.includes('node_modules/ret/'))), 'a dependency whose own map lacks its sources is in one')
+  t.strictSame(maps.flatMap(({ sources, sourcesContent }) => sources.filter((_, index) => typeof sourcesContent[index] !== 'string')), [])
 })

@@ -1,8 +1,9 @@
 import t from 'tap'
-import { parseCli, UsageError } from '../../src/cli/args.js'
+import { parseCli } from '../../src/cli/args.js'
 import { generateFixtureData } from '../../src/data/generate.js'
 import { printed, runCli } from '../helpers/cli-process.js'
 import { AUTH } from '../helpers/app.js'
+import { UsageError } from '../../src/errors/errors.js'
 
 t.test('--generate serves deterministic data through the CLI and names the ids it made', async t => {
   const cli = runCli(['--port', '0', '--generate', '4x3', '--seed', '42'])

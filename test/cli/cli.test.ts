@@ -2,13 +2,12 @@ import { createServer } from 'node:net'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import t from 'tap'
-import { FixtureError } from '../../src/data/fixture-validation.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import type { CountingLine } from '../../src/contract/schemas.js'
-import { ListenError } from '../../src/start/listen-error.js'
 import { describeStartFailure } from '../../src/cli/start-failure.js'
 import { VERSION } from '../../src/util/version.js'
 import { runCli, runCommand } from '../helpers/cli-process.js'
+import { FixtureError, ListenError } from '../../src/errors/errors.js'
 
 t.test('--port 0 prints one ready line with the URL, serves, and SIGTERM exits 0', async t => {
   const run = runCli(['--port', '0', '--log-level', 'silent', '--token', 'cli-token'])

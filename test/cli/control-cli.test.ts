@@ -1,10 +1,11 @@
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import t from 'tap'
-import { parseCli, UsageError } from '../../src/cli/args.js'
+import { parseCli } from '../../src/cli/args.js'
 import { startMockNvr } from '../../src/index.js'
 import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { AUTH, SAMPLE_DATA } from '../helpers/app.js'
+import { UsageError } from '../../src/errors/errors.js'
 
 t.test('a dropped connection really closes the socket, without a byte of answer', async t => {
   const nvr = await startMockNvr({ data: SAMPLE_DATA })

@@ -1,9 +1,10 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { parseCli, UsageError } from '../../src/cli/args.js'
+import { parseCli } from '../../src/cli/args.js'
 import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { runCommandLine } from '../../src/cli/main.js'
 import type { MockNvr } from '../../src/start/start-mock-nvr.js'
+import { UsageError } from '../../src/errors/errors.js'
 
 t.test('--schedule, --drift and --clock are read, with their twins, and checked', async t => {
   t.match(parseCli(['--schedule', 'schedule.json', '--drift', '60000', '--clock', 'manual'], {}), { options: { schedule: 'schedule.json', drift: 60000, clock: 'manual' } })

@@ -1,9 +1,9 @@
 import t from 'tap'
-import { UsageError } from '../../src/cli/args.js'
 import { parseTargetArgs } from '../../src/cli/target-args.js'
 import { parseMilliseconds } from '../../src/cli/milliseconds.js'
 import { MAX_TIMER_MS } from '../../src/util/delay.js'
 import { parseProxyArgs } from '../../src/cli/proxy-args.js'
+import { UsageError } from '../../src/errors/errors.js'
 
 const tooLong = (flag: string, text: string) => new UsageError(`--${flag} must be at most 2147483647 milliseconds (almost 25 days), not '${text}'`)
 

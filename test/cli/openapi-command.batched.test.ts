@@ -1,11 +1,11 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { helpText, parseCli, UsageError } from '../../src/cli/args.js'
-import { FixtureError } from '../../src/data/fixture-validation.js'
+import { helpText, parseCli } from '../../src/cli/args.js'
 import { openApiDocument } from '../../src/start/openapi-document.js'
 import { LINE_PATH } from '../../src/openapi/examples.js'
 import { runCommand } from '../helpers/cli-process.js'
 import { line, SAMPLE_DATA } from '../helpers/app.js'
+import { UsageError, FixtureError } from '../../src/errors/errors.js'
 
 const lineExamples = (document: Record<string, unknown>) =>
   (document as { paths: Record<string, { get: { parameters: Array<{ example?: string }> } }> })

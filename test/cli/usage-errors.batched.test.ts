@@ -1,6 +1,7 @@
 import t from 'tap'
-import { CLI_OPTIONS, envName, parseCli, shownDefault, UsageError } from '../../src/cli/args.js'
+import { CLI_OPTIONS, envName, parseCli, shownDefault } from '../../src/cli/args.js'
 import { runCommand } from '../helpers/cli-process.js'
+import { UsageError } from '../../src/errors/errors.js'
 
 const WHOLE = (range: string, value: string) => `must be a whole number from ${range}, not '${value}'`
 const ORIGIN = 'must be an origin, scheme://host[:port] with nothing after it (like http://localhost:5173)'

@@ -1,7 +1,8 @@
 import t from 'tap'
-import { envName, CLI_OPTIONS, helpText, parseCli, shownDefault, UsageError } from '../../src/cli/args.js'
+import { envName, CLI_OPTIONS, helpText, parseCli, shownDefault } from '../../src/cli/args.js'
 import { LIBRARY_DEFAULTS, OptionsError, resolveOptions } from '../../src/config/options.js'
 import { describeNonOrigin } from '../../src/wire/origin.js'
+import { UsageError } from '../../src/errors/errors.js'
 
 const option = (flag: string) => CLI_OPTIONS.find(option => option.flag === flag) as (typeof CLI_OPTIONS)[number]
 

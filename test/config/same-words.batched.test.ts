@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { parseCli, UsageError } from '../../src/cli/args.js'
+import { parseCli } from '../../src/cli/args.js'
+import { UsageError } from '../../src/errors/errors.js'
 import { resolveOptions, type MockNvrOptions } from '../../src/config/options.js'
 import { readFleetFile } from '../../src/fleet/fleet-file.js'
 import { planDevices } from '../../src/fleet/fleet-options.js'

@@ -6,8 +6,9 @@ import t from 'tap'
 import { OptionsError, resolveOptions } from '../../src/config/options.js'
 import { startMockNvr } from '../../src/start/start-mock-nvr.js'
 import { describeStartFailure } from '../../src/cli/start-failure.js'
-import { loadTls, selfSignedNames, TlsError } from '../../src/config/tls.js'
+import { loadTls, selfSignedNames } from '../../src/config/tls.js'
 import { makeCertificate } from '../helpers/tls.js'
+import { TlsError } from '../../src/errors/errors.js'
 
 const HOST = '127.0.0.1'
 

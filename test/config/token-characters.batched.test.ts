@@ -1,13 +1,13 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { parseCli, UsageError } from '../../src/cli/args.js'
+import { parseCli } from '../../src/cli/args.js'
 import { OptionsError, startMockFleet, startMockNvr } from '../../src/index.js'
 import { createNvrHandlers } from '../../src/msw/index.js'
 import { readFleetFile } from '../../src/fleet/fleet-file.js'
 import { connectionFrom } from '../../src/target-client/target-connection.js'
-import { ScopedTokensError } from '../../src/contract/scoped-tokens.js'
 import { SAMPLE_DATA } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
+import { UsageError, ScopedTokensError } from '../../src/errors/errors.js'
 
 // A token is visible ASCII, 0x21 to 0x7E, wherever it is given: curl sends `tökén` as UTF-8 bytes, Node's fetch as
 // Latin-1, so no two clients would send it alike. Every refusal names the flag, option or field, never the token.
@@ -87,7 +87,7 @@ t.test('the admin API\'s PUT /__admin/scoped-tokens, and the handle\'s setScoped
   const { app, control } = await buildControlled(t, { adminToken: ADMIN_TOKEN })
   const put = await app.inject({ method: 'PUT', url: '/__admin/scoped-tokens', headers: ADMIN, payload: [{ token: 'fine', cameras: [] }, { token: TOKEN, cameras: ['cam-1'] }] })
   t.equal(put.statusCode, 400)
-  t.strictSame(put.json().result, { success: false, httpCode: 400, errorCode: 'INVALID_BODY', errorMessage: `The request body is invalid: /1/token: ${RULE}.` })
+  t.strictSame(put.json().result, { success: false, httpCode: 400, errorCode: 'INVALID_BODY', errorMessage: `The request body is invalid: /1/token: ${RULE}.`, problems: [{ path: '/1/token', message: RULE }] })
   t.notOk(put.body.includes(TOKEN))
   t.throws(() => control.setScopedTokens([{ token: TOKEN, cameras: [] }]), new ScopedTokensError([{ path: '/0/token', message: RULE }]))
 })

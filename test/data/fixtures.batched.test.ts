@@ -4,8 +4,8 @@ import t from 'tap'
 import { spyOnBuiltin } from '../helpers/builtin-spy.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData } from '../../src/data/dataset.js'
-import { FixtureError } from '../../src/data/fixture-validation.js'
 import { line } from '../helpers/app.js'
+import { FixtureError } from '../../src/errors/errors.js'
 
 const json = (value: unknown) => JSON.stringify(value, null, 2)
 

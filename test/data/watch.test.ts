@@ -5,10 +5,10 @@ import t, { type Test } from 'tap'
 import { DataStore } from '../../src/data/data-store.js'
 import type { DatasetDiff } from '../../src/data/dataset-diff.js'
 import { loadFixtures } from '../../src/data/fixtures.js'
-import { FixtureError } from '../../src/data/fixture-validation.js'
 import { FixtureWatcher } from '../../src/data/watch.js'
 import { line } from '../helpers/app.js'
 import { captureLogs, saveFile } from '../helpers/log-capture.js'
+import { FixtureError } from '../../src/errors/errors.js'
 
 const json = (data: unknown) => JSON.stringify(data, null, 2)
 

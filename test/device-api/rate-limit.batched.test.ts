@@ -129,7 +129,7 @@ t.test('the limit changes at run time through the handle and the admin API, and 
   ] as const) {
     const refused = await app.inject({ method: 'PUT', url: '/__admin/rate-limit', headers: ADMIN, payload })
     t.equal(refused.statusCode, 400)
-    t.strictSame(refused.json().result, { success: false, httpCode: 400, errorCode: 'INVALID_BODY', errorMessage: `The request body is invalid: ${problem}.` })
+    t.strictSame(refused.json().result, { success: false, httpCode: 400, errorCode: 'INVALID_BODY', errorMessage: `The request body is invalid: ${problem}.`, problems: [problemOf(problem)] })
   }
   t.throws(() => control.setRateLimit(0), new OptionsError('rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not 0'))
   t.strictSame(control.rateLimit(), { rateLimit: 2 }, 'nothing changed')
@@ -158,3 +158,9 @@ t.test('over a socket the fast path steps aside while a limit is on, so every re
   await t.rejects(startMockNvr({ rateLimit: 0 }), new OptionsError('option rateLimit must be a whole number from 1 to 1000000, not 0'))
   await t.rejects(startMockNvr({ proxy: { target: 'http://127.0.0.1:9' }, rateLimit: 5 }), /option rateLimit does not apply to a proxy/)
 })
+
+// '/0/token: must not be empty' as the answer's problems list it; a problem of the whole body has the path ''.
+function problemOf (sentence: string) {
+  const [, path = '', message = sentence] = /^(\/\S*): (.*)$/.exec(sentence) ?? []
+  return { path, message }
+}

@@ -153,7 +153,7 @@ t.test('scoped tokens that cannot be are refused, naming where, never the token,
   for (const [body, problem] of bodies) {
     const put = await app.inject({ method: 'PUT', url: '/__admin/scoped-tokens', headers: ADMIN, payload: body as object })
     t.equal(put.statusCode, 400, problem)
-    t.strictSame(put.json().result, { success: false, httpCode: 400, errorCode: 'INVALID_BODY', errorMessage: `The request body is invalid: ${problem}.` })
+    t.strictSame(put.json().result, { success: false, httpCode: 400, errorCode: 'INVALID_BODY', errorMessage: `The request body is invalid: ${problem}.`, problems: [problemOf(problem)] })
     t.notOk(put.body.includes(ADMIN_TOKEN) || put.body.includes(TOKEN), 'no token echoed')
     t.throws(() => control.setScopedTokens(body as never), ScopedTokensError, 'the handle refuses it too')
   }
@@ -172,3 +172,9 @@ t.test('startMockNvr refuses a scoped token that is the admin token or an all-ca
   await t.rejects(startMockNvr({ proxy: { target: 'http://127.0.0.1:9' }, scopedTokens: [{ token: 'a', cameras: ['cam-1'] }] }), /option scopedTokens does not apply to a proxy/)
   t.throws(() => new TokenPolicy([], ['admin'], [{ token: 'admin', cameras: [] }]), ScopedTokensError, 'the policy checks on its own too')
 })
+
+// '/0/token: must not be empty' as the answer's problems list it; a problem of the whole body has the path ''.
+function problemOf (sentence: string) {
+  const [, path = '', message = sentence] = /^(\/\S*): (.*)$/.exec(sentence) ?? []
+  return { path, message }
+}

@@ -36,7 +36,7 @@ t.test('/__admin/devices/{name}/… gives each device the admin verbs of a singl
   t.equal((await fleet.app.inject({ method: 'HEAD', url: '/__admin/devices/nvr-001/requests/stream', headers: ADMIN })).headers['content-type'], 'text/event-stream; charset=utf-8')
 
   t.match(await admin('GET', '/__admin/devices/nvr-404/faults'), { status: 404, result: { errorCode: 'DEVICE_NOT_FOUND', errorMessage: 'No device of the fleet is named "nvr-404".' } })
-  t.match(await admin('POST', '/__admin/devices/nvr-001/faults', { status: 99 }), { status: 400, result: { errorCode: 'INVALID_BODY' } })
+  t.match(await admin('POST', '/__admin/devices/nvr-001/faults', { status: 99 }), { status: 400, result: { errorCode: 'INVALID_BODY', problems: [{ path: '/status', message: 'must be at least 400' }] } })
   const refused = await fleet.app.inject({ url: '/__admin/devices' })
   t.equal(refused.statusCode, 401)
   t.equal((await fleet.app.inject({ url: '/__admin/devices/nvr-001/faults' })).statusCode, 401)
@@ -61,7 +61,7 @@ t.test('/__admin/… without a name addresses every device: faults, journal and 
   t.equal((await admin('DELETE', '/__admin/faults')).status, 200)
   t.strictSame((await admin('GET', '/__admin/faults')).content, [])
   t.match(await admin('POST', '/__admin/faults', { status: 'x' }), { status: 400, result: { errorCode: 'INVALID_BODY' } })
-  t.match(await admin('POST', '/__admin/faults', { delay: { min: 500, max: 100 } }), { status: 400, result: { errorCode: 'INVALID_BODY' } })
+  t.match(await admin('POST', '/__admin/faults', { delay: { min: 500, max: 100 } }), { status: 400, result: { errorCode: 'INVALID_BODY', problems: [{ path: '/delay', message: 'must go from low to high, not from 500 to 100' }] } })
   t.strictSame((await admin('GET', '/__admin/faults')).content, [], 'a refused spec changes no device')
 
   fleet.device('nvr-001')?.injectFault({ status: 502 })

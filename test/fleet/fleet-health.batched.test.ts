@@ -3,9 +3,10 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { startMockFleet, type MockFleet } from '../../src/fleet/start-mock-fleet.js'
 import { readFleetFile } from '../../src/fleet/fleet-file.js'
-import { parseCli, UsageError } from '../../src/cli/args.js'
+import { parseCli } from '../../src/cli/args.js'
 import { AUTH, SAMPLE_DATA } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
+import { UsageError } from '../../src/errors/errors.js'
 
 async function fleetOf (t: Test, options: Parameters<typeof startMockFleet>[0]): Promise<MockFleet> {
   const fleet = await startMockFleet({ data: SAMPLE_DATA, clock: 'manual', adminToken: ADMIN_TOKEN, ...options })

@@ -6,8 +6,8 @@ import { DeviceHealth, type HealthListener } from '../../src/health/device-healt
 import { DeviceEvents } from '../../src/control/device-events.js'
 import { ManualClock } from '../../src/util/clock.js'
 import type { HealthPlan } from '../../src/health/health-spec.js'
-import { HealthSpecError } from '../../src/health/health-spec.js'
 import type { ApiError } from '../../src/wire/errors.js'
+import { HealthSpecError } from '../../src/errors/errors.js'
 
 const START = Date.parse('2030-01-01T00:00:00.000Z')
 const at = (ms: number): string => new Date(START + ms).toISOString()
@@ -183,6 +183,7 @@ t.test('a port taken while offline is logged, the device stays offline, and a la
   await health.settled()
   t.equal(health.listening, false)
   t.match(health.report(), { state: 'offline', listening: false, port: 4321, reason: 'port 4321 is in use by another program' }, 'never online while refusing')
+  t.equal(health.state, 'offline', 'the state its metrics read says so too')
   t.match(events.entries().at(-1), { state: 'offline', cause: 'port-taken', port: 4321 })
   t.match(lines.at(-1), ['warn', { port: 4321, reason: 'port 4321 is in use by another program' }, 'port 4321 was taken while the device was offline: it stays offline until its next change'])
   listener.refusing = false

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { HealthSpecError, parseHealthSpec, planOfHealth, problemsOfHealth } from '../../src/health/health-spec.js'
+import { parseHealthSpec, planOfHealth, problemsOfHealth } from '../../src/health/health-spec.js'
+import { HealthSpecError } from '../../src/errors/errors.js'
 
 function problems (fn: () => unknown): string[] {
   try {

@@ -219,3 +219,29 @@ t.test('the rate limit gets the same answers from both, per token, on a clock th
   t.strictSame(journal(msw.requests()), journal(server.requests()), 'the journals agree')
   t.strictSame(journal(msw.requests()).map(entry => entry.status), [200, 200, 429, 429, 429, 200, 401, 401, 204, 200, 429, 200])
 })
+
+t.test('with latency on, every fault kind and every refusal get the same answers and journals from both', async t => {
+  let now = 0
+  const { both, server, msw } = await twins(t, { tokens: [TOKEN], latency: { min: 1, max: 3 }, seed: 7, rateLimit: 4, now: () => now })
+  const requests: Array<[string, RequestInit]> = [
+    [LIST, { headers: AUTH }], [LINE, { method: 'HEAD', headers: AUTH }], [LIST, {}], ['/nvr/v1/cameras/%zz/counting_lines', { headers: AUTH }],
+    ['/nvr/v1/cameras/%zz/counting_lines', {}], [`${LIST}/nope`, { headers: AUTH }], [LIST, { method: 'DELETE', headers: AUTH }],
+    [LIST, { headers: AUTH }], ['/nvr/v1/elsewhere', { headers: AUTH }]
+  ]
+  const kinds = [{}, { status: 503 }, { drop: true as const }, { malformed: true as const }, { delay: 2 }, { delay: { min: 1, max: 2 }, status: 500 }]
+  for (const fault of kinds) {
+    if ('delay' in fault || 'status' in fault || 'drop' in fault || 'malformed' in fault) {
+      t.strictSame(msw.injectFault(fault), server.injectFault(fault), `the same fault for ${JSON.stringify(fault)}`)
+    }
+    for (const [path, init] of requests) {
+      const { server: fromServer, msw: fromMsw } = await both(path, init)
+      t.strictSame(fromMsw, fromServer, `${JSON.stringify(fault)}: ${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers ?? {})}`)
+    }
+    now += 1000
+    msw.clearFaults()
+    server.clearFaults()
+  }
+  t.strictSame(journal(msw.requests()), journal(server.requests()), 'the journals agree')
+  const statuses = new Set(journal(server.requests()).map(entry => entry.status))
+  for (const status of [200, 400, 401, 404, 405, 429, 500, 503, null]) t.ok(statuses.has(status), `the table reaches ${String(status)}`)
+})

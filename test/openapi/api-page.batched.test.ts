@@ -1,4 +1,7 @@
 import t from 'tap'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { API_PAGE_ROUTES, letGoOfClientsThatLeft } from '../../src/openapi/api-page.js'
+import { pageHandlers } from '../../src/openapi/api-page-plugin.js'
 import { build } from '../helpers/app.js'
 
 t.test('the root redirects to the API page', async t => {
@@ -42,4 +45,26 @@ t.test('a missing file of the page gets the error envelope', async t => {
   const response = await app.inject('/docs/static/nothing-here.js')
   t.equal(response.statusCode, 404)
   t.strictSame(response.json(), { result: { success: false, httpCode: 404, errorCode: 'PATH_NOT_FOUND', errorMessage: 'Nothing is served at this path.' }, content: null })
+})
+
+t.test('the app serves every route the page plugin has, each with the plugin\'s own handler', async t => {
+  const handlers = await pageHandlers('/docs', () => ({}) as never)
+  t.strictSame([...handlers.keys()].sort(), API_PAGE_ROUTES.map(({ url }) => url).sort())
+})
+
+t.test('a client gone before its page file was sent is let go; any other error is answered as usual', async t => {
+  const app = Fastify()
+  let answered: unknown
+  app.setErrorHandler(error => { answered = error })
+  const answer = letGoOfClientsThatLeft(app as unknown as FastifyInstance)
+  let destroyed = false
+  const request = { raw: { destroy: () => { destroyed = true } } } as unknown as FastifyRequest
+  const gone = Object.assign(new Error('closed'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }) as FastifyError
+  answer(gone, request, {} as FastifyReply)
+  t.ok(destroyed, 'the connection is dropped')
+  t.equal(answered, undefined, 'and nothing answered')
+  const other = Object.assign(new Error('other'), { code: 'OTHER' }) as FastifyError
+  answer(other, request, {} as FastifyReply)
+  t.equal(answered, other, 'the app\'s error handler answers the rest')
+  await app.close()
 })

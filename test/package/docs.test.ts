@@ -3,7 +3,7 @@ import { CLI_OPTIONS, envName, helpText, shownDefault } from '../../src/cli/args
 import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { line } from '../helpers/app.js'
 import { DOC_PAGES, docSection, readDoc } from '../helpers/docs.js'
-import { ERROR_CODES } from '../../src/contract/error-codes.js'
+import { ERROR_CODES, THROWN_ERROR_CODES } from '../../src/errors/catalogue.js'
 import { apiErrors, type ApiError } from '../../src/wire/errors.js'
 
 const readme = readDoc('README.md')
@@ -99,6 +99,16 @@ t.test('the request log example has the fields, order and precision of a real re
   t.strictSame(Object.values(shown).map(value => typeof value), Object.values(real).map(value => typeof value))
   t.match(written, /"responseTime":\d+(\.\d{1,2})?,/, 'to 0.01 ms')
   t.match(example, /"responseTime":\d+(\.\d{1,2})?,/)
+})
+
+t.test('docs/contract.md lists every code the library throws, with its class, in the catalogue\'s order', async t => {
+  const section = docSection(readDoc('docs/contract.md'), 'thrown-error-codes')
+  const rows = [...section.matchAll(/^\| `(NVR_ERR_[A-Z_]+)` \| ([^|]*) \|/gm)]
+  t.strictSame(rows.map(([, code]) => code), Object.values(THROWN_ERROR_CODES))
+  for (const [name, code] of Object.entries(THROWN_ERROR_CODES)) {
+    const row = rows.find(([, documented]) => documented === code)?.[2] ?? ''
+    if (!row.startsWith('(')) t.match(row, `\`${name}\``, `${code} names its class`)
+  }
 })
 
 t.test('the error catalogue in docs/contract.md lists every errorCode, with the status of its answers', async t => {

@@ -3,9 +3,9 @@ import { Agent, request as httpsRequest } from 'node:https'
 import { createServer } from 'node:net'
 import t, { type Test } from 'tap'
 import { startMockNvr, type MockNvr } from '../../src/start/start-mock-nvr.js'
-import { HealthSpecError } from '../../src/health/health-spec.js'
 import { OptionsError } from '../../src/config/options.js'
 import { line } from '../helpers/app.js'
+import { HealthSpecError } from '../../src/errors/errors.js'
 
 const AUTH = { authorization: 'Bearer any' }
 const ADMIN_TOKEN = 'admin-secret'

@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { loadDeviceSchedule, ScheduleFileError } from '../../src/start/device-schedule.js'
+import { loadDeviceSchedule } from '../../src/start/device-schedule.js'
 import { OptionsError } from '../../src/config/options.js'
 import { describeStartFailure } from '../../src/cli/start-failure.js'
+import { ScheduleFileError } from '../../src/errors/errors.js'
 
 t.test('a schedule file gives the health and the drift; --drift comes before the file\'s', async t => {
   const dir = t.testdir({ 'schedule.json': JSON.stringify({ health: { pattern: 'flapping', up: 1000, down: 500 }, drift: 60000 }) })

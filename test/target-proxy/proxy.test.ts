@@ -135,6 +135,25 @@ t.test('faults, latency and Prefer apply in front of the target', async t => {
   t.equal(delayed.status, 200, 'a delay, then the target\'s answer')
   t.equal(proxy.requests().at(-1)?.fault, 'fault-2')
   t.equal(requests.length, 1)
+  proxy.injectFault({ drop: true, times: 1 })
+  await t.rejects(fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH }), 'a dropped connection')
+  t.equal(requests.length, 1, 'the target was not asked')
+  proxy.injectFault({ malformed: true, times: 1 })
+  const cut = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  const full = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+  const [cutBody, fullBody] = [await cut.text(), await full.text()]
+  t.equal(cutBody, fullBody.slice(0, Math.floor(Buffer.byteLength(fullBody) / 2)), 'the target\'s answer, cut in half')
+  t.strictSame(proxy.requests().slice(-3).map(entry => [entry.fault, entry.status]), [['fault-3', null], ['fault-4', 200], [null, 200]])
+})
+
+t.test('a proxy serves its OpenAPI document, of the paths it answers itself', async t => {
+  const { url } = await startTarget(t)
+  const proxy = await startMockNvr({ proxy: { target: url } })
+  t.teardown(() => proxy.close())
+  const answer = await fetch(`${proxy.url}/openapi.json`)
+  t.equal(answer.status, 200)
+  const document = await answer.json() as { paths: Record<string, unknown> }
+  t.strictSame(Object.keys(document.paths), ['/healthz'])
 })
 
 t.test('the journal names the camera and line of a proxied request, as it does a served one', async t => {

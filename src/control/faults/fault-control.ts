@@ -1,18 +1,9 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
 import { pickDelay, type DelayRange } from '../../util/delay.js'
 import { apiErrors } from '../../wire/errors.js'
-import { carryOut, type Answer } from './fault-kinds.js'
-import { appliesTo, delayRangeOf, parseFaultSpec, type Fault } from './fault-spec.js'
-import type { RequestRecorder } from '../request-recorder.js'
+import { effectOf, FAULT_KIND_NAMES, type Answer, type FaultEffect, type FaultKindName } from './fault-kinds.js'
+import { appliesTo, delayRangeOf, parseFaultSpec, type Fault, type ScopedRequest } from './fault-spec.js'
 import { parsePreferences } from '../prefer.js'
 import { createRandom, type Random } from '../../util/random.js'
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The id of the injected fault that shaped this request's answer, 'prefer', or null. */
-    injectedFault: string | null
-  }
-}
 
 export interface FaultControlOptions {
   /** Added to every API answer that no fault or Prefer header delays, a refused token's 401 too. */
@@ -21,71 +12,95 @@ export interface FaultControlOptions {
   allowPrefer?: boolean
   /** Seed of the delay ranges' random choices; reset() starts the sequence again. */
   seed?: number
-  /** Where a dropped request is recorded, since it never completes. */
-  recorder?: RequestRecorder
   /** How a delay is waited for: setTimeout, unless a test brings its own clock. */
   schedule?: (resume: () => void, ms: number) => void
 }
 
-/** What one request gets: a delay, then an answer other than the usual one, if any. */
-interface Plan {
-  delay?: DelayRange
-  answer?: Answer
+/** A request as faults read it: its operation and parameters for their scope, and its Prefer header. */
+export interface FaultedRequest extends ScopedRequest {
+  prefer: string | undefined
 }
 
+/** What the faults, Prefer and latency make of one request. */
+export interface FaultPlan {
+  waitMs: number
+  /** The id of the fault that shaped the answer, 'prefer', or null. */
+  fault: string | null
+  /** Preference-Applied, when Prefer was honoured. */
+  headers: readonly string[]
+  /** What happens instead of the usual answer; 'none' lets it be answered as usual. */
+  effect: FaultEffect | 'none'
+}
+
+const NO_HEADERS: readonly string[] = []
+
+/** What a fault that took a request asked for: one of its kinds, or a delay alone; or a Prefer header. */
+export type InjectedKind = FaultKindName | 'delay' | 'prefer'
+export const INJECTED_KINDS: readonly InjectedKind[] = [...FAULT_KIND_NAMES, 'delay', 'prefer']
+
 /**
- * Injected faults, --latency and Prefer handling for the device API. Its hook runs after the bearer check:
- * when nothing is on, it costs one boolean test per request.
+ * Injected faults, --latency and Prefer handling for the device API, as data: what a request meets is decided
+ * by planFor(), and carried out by whoever answers it. When nothing is on, `active` is false and no request asks.
  */
 export class FaultControl {
-  readonly hook: onRequestHookHandler
   readonly #latency: DelayRange | undefined
   readonly #allowPrefer: boolean
   readonly #seed: number
-  readonly #recorder: RequestRecorder | undefined
   readonly #schedule: (resume: () => void, ms: number) => void
   #random: Random
   /** Oldest first; the newest matching fault wins, as a later override should. */
   #faults: Fault[] = []
   #nextId = 1
   #active: boolean
+  /** The requests faults and Prefer took, by kind, since the device started; no reset clears it. */
+  readonly injected: Record<InjectedKind, number> = Object.fromEntries(INJECTED_KINDS.map(kind => [kind, 0])) as Record<InjectedKind, number>
 
-  constructor ({ latency, allowPrefer = false, seed = 1, recorder, schedule = waitWithTimer }: FaultControlOptions = {}) {
+  constructor ({ latency, allowPrefer = false, seed = 1, schedule = waitWithTimer }: FaultControlOptions = {}) {
     this.#latency = latency
     this.#allowPrefer = allowPrefer
     this.#seed = seed
-    this.#recorder = recorder
     this.#schedule = schedule
     this.#random = createRandom(seed)
     this.#active = this.#isActive()
-    const control = this
-    this.hook = function applyFaults (request, reply, done) {
-      if (!control.#active) {
-        done()
-        return
-      }
-      control.#apply(request, reply, done)
-    }
   }
 
-  /** Whether any fault, latency or Prefer handling may change an answer: when not, no request needs the hook. */
+  /** Whether any fault, latency or Prefer handling may change an answer: when not, no request needs a plan. */
   get active (): boolean {
     return this.#active
   }
 
+  /** The --latency wait of an answer no fault takes, in milliseconds (0 without --latency). */
+  latencyWait (): number {
+    return this.#latency === undefined ? 0 : pickDelay(this.#random, this.#latency)
+  }
+
+  /** Runs `resume` once `ms` have passed, on the control's clock. */
+  wait (ms: number, resume: () => void): void {
+    this.#schedule(resume, ms)
+  }
+
   /**
-   * Answers after the --latency wait, given to answer in milliseconds: for the answers of the device API no
-   * fault takes (a refused token, a malformed URL, a missing Host), as every answer there waits, so a
-   * frontend sees its sign-in and error states slowly too. Faults and Prefer take accepted requests only.
+   * What an accepted request meets: Prefer, when it is honoured and the request has one, or else the newest
+   * fault whose scope takes the request (one of its `times` is used up), with their delay or --latency.
    */
-  afterLatency (log: FastifyBaseLogger, answer: (waitedMs: number) => void): void {
-    const wait = this.#latency === undefined ? 0 : pickDelay(this.#random, this.#latency)
-    if (wait === 0) {
-      answer(0)
-      return
+  planFor (request: FaultedRequest): FaultPlan {
+    const header = this.#allowPrefer ? request.prefer : undefined
+    const preferences = header === undefined ? undefined : parsePreferences(header)
+    if (typeof preferences === 'string') return { waitMs: 0, fault: null, headers: NO_HEADERS, effect: apiErrors.invalidPrefer(preferences) }
+    if (preferences !== undefined) {
+      this.injected.prefer++
+      const status = preferences.code === undefined || preferences.code === 200 ? undefined : preferences.code
+      return this.#planned(preferences.delay ?? this.#latency, 'prefer', ['preference-applied', preferences.applied], status === undefined ? undefined : { status })
     }
-    log.debug({ delayMs: wait, fault: null }, 'answer delayed')
-    this.#schedule(() => answer(wait), wait)
+    const fault = this.#consumeMatch(request)
+    if (fault === undefined) return this.#planned(this.#latency, null, NO_HEADERS, undefined)
+    this.injected[FAULT_KIND_NAMES.find(kind => fault[kind] !== undefined) ?? 'delay']++
+    return this.#planned(delayRangeOf(fault) ?? this.#latency, fault.id, NO_HEADERS, fault)
+  }
+
+  #planned (delay: DelayRange | undefined, fault: string | null, headers: readonly string[], answer: Answer | undefined): FaultPlan {
+    const waitMs = delay === undefined ? 0 : pickDelay(this.#random, delay)
+    return { waitMs, fault, headers, effect: effectOf(answer) ?? 'none' }
   }
 
   /** Checks and adds a fault; throws InvalidFaultError naming each problem. */
@@ -121,34 +136,7 @@ export class FaultControl {
     return this.#faults.length > 0 || this.#latency !== undefined || this.#allowPrefer
   }
 
-  #apply (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    const header = this.#allowPrefer ? request.headers.prefer : undefined
-    const preferences = header === undefined ? undefined : parsePreferences(String(header))
-    if (typeof preferences === 'string') {
-      done(apiErrors.invalidPrefer(preferences))
-      return
-    }
-    let plan: Plan
-    if (preferences !== undefined) {
-      reply.header('preference-applied', preferences.applied)
-      request.injectedFault = 'prefer'
-      const status = preferences.code === undefined || preferences.code === 200 ? undefined : preferences.code
-      plan = { delay: preferences.delay ?? this.#latency, answer: status === undefined ? undefined : { status } }
-    } else {
-      const fault = this.#consumeMatch(request)
-      if (fault !== undefined) request.injectedFault = fault.id
-      plan = fault === undefined ? { delay: this.#latency } : { delay: delayRangeOf(fault) ?? this.#latency, answer: fault }
-    }
-    const wait = plan.delay === undefined ? 0 : pickDelay(this.#random, plan.delay)
-    if (wait === 0) {
-      carryOut(plan.answer, request, reply, done, this.#recorder)
-      return
-    }
-    request.log.debug({ delayMs: wait, fault: request.injectedFault }, 'answer delayed')
-    this.#schedule(() => carryOut(plan.answer, request, reply, done, this.#recorder), wait)
-  }
-
-  #consumeMatch (request: FastifyRequest): Fault | undefined {
+  #consumeMatch (request: ScopedRequest): Fault | undefined {
     for (let index = this.#faults.length - 1; index >= 0; index--) {
       const fault = this.#faults[index] as Fault
       if (!appliesTo(fault, request)) continue

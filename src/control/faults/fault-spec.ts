@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { checkerOnFirstUse } from '../../util/checker-on-first-use.js'
 import { DelaySchema, toDelayRange, type DelayRange } from '../../util/delay.js'
 import { IdSchema } from '../../contract/schemas.js'
 import { FAULT_KIND_FIELDS, FAULT_KIND_NAMES } from './fault-kinds.js'
-import { OPERATIONS, operationAt, type OperationName } from '../../contract/paths.js'
-import { formatValueProblem, listValueProblems, type ValueProblem } from '../../util/value-errors.js'
+import { OPERATIONS, type OperationName, type OperationRow } from '../../contract/paths.js'
+import { listValueProblems, type ValueProblem } from '../../util/value-errors.js'
+import { InvalidFaultError } from '../../errors/errors.js'
 
 /** The operations of the device API, as a fault's `route` names them: one literal per row of paths.ts. */
 const OperationSchema = Type.Union(OPERATIONS.map(row => Type.Literal(row.name)), {
@@ -40,21 +41,11 @@ export type FaultSpec = Static<typeof FaultSpecSchema>
 /** An injected fault: its spec, its id, and how many requests it still applies to (null: until cleared). */
 export type Fault = FaultSpec & { id: string, remaining: number | null }
 
-/** A fault spec that cannot be injected; `problems` lists each JSON path and what is wrong there. */
-export class InvalidFaultError extends Error {
-  readonly problems: ValueProblem[]
-
-  constructor (problems: ValueProblem[]) {
-    super(`Invalid fault: ${problems.map(formatValueProblem).join('; ')}`)
-    this.name = 'InvalidFaultError'
-    this.problems = problems
-  }
-}
-
-const checkFaultSpec = TypeCompiler.Compile(FaultSpecSchema)
+const faultSpecChecker = checkerOnFirstUse(FaultSpecSchema)
 
 /** Checks a fault spec as given by a user; returns it typed, or throws InvalidFaultError. */
 export function parseFaultSpec (value: unknown): FaultSpec {
+  const checkFaultSpec = faultSpecChecker()
   if (!checkFaultSpec.Check(value)) throw new InvalidFaultError(listValueProblems(checkFaultSpec, value))
   const problems = combinationProblems(value)
   if (problems.length > 0) throw new InvalidFaultError(problems)
@@ -83,7 +74,7 @@ export function appliesTo ({ route, camera }: FaultSpec, request: ScopedRequest)
   const operation = operationOf(request)
   if (operation === undefined) return false
   return (route === undefined || route === operation) &&
-    (camera === undefined || camera === (request.params as { id: string }).id)
+    (camera === undefined || camera === request.params.id)
 }
 
 /** The delay of a checked spec as a range, if it has one. */
@@ -92,15 +83,14 @@ export function delayRangeOf ({ delay }: FaultSpec): DelayRange | undefined {
   return delay === undefined ? undefined : toDelayRange(delay) as DelayRange
 }
 
-/** What fault scoping reads of a routed request: a FastifyRequest, or the MSW handlers' own. */
+/** What fault scoping reads of a request: its method, the operation at its path (if any) and its parameters. */
 export interface ScopedRequest {
   method: string
-  params: unknown
-  /** The route's pattern, prefix included. */
-  routeOptions: { url?: string | undefined }
+  operation: OperationRow | undefined
+  params: Readonly<Record<string, string>>
 }
 
-/** Which of the two operations a request is, from its route's row; undefined for another method or path. */
-function operationOf (request: ScopedRequest): Operation | undefined {
-  return operationAt(request.routeOptions.url, request.method)?.name
+/** Which of the two operations a request is; undefined for another method or path. */
+function operationOf ({ operation, method }: ScopedRequest): Operation | undefined {
+  return operation !== undefined && operation.methods.includes(method) ? operation.name : undefined
 }

@@ -1,3 +1,6 @@
+// Every error mock-nvr answers or throws has its stable code here, as fastify's lib/errors.js and undici's
+// lib/core/errors.js keep theirs: the answered ones go on the wire, the thrown ones are `error.code` (errors.ts).
+
 /**
  * The catalogue of `result.errorCode`: one stable, machine-readable string per case, the same on every
  * server, handler and document that answers in the error envelope. docs/contract.md lists them.
@@ -59,3 +62,43 @@ export const ERROR_CODES = {
 } as const
 
 export type ErrorCode = typeof ERROR_CODES[keyof typeof ERROR_CODES]
+
+/**
+ * The catalogue of `error.code` of what the library and the CLI throw, by class: one stable string per class, as
+ * fastify's `FST_ERR_*` and undici's `UND_ERR_*`. docs/contract.md lists them.
+ */
+export const THROWN_ERROR_CODES = {
+  /** An option of startMockNvr, startMockFleet or createNvrHandlers that cannot be used. */
+  OptionsError: 'NVR_ERR_OPTIONS',
+  /** A command line or environment variable the CLI cannot use. */
+  UsageError: 'NVR_ERR_USAGE',
+  /** A TLS certificate or key that cannot be served with. */
+  TlsError: 'NVR_ERR_TLS',
+  /** Fixture data (or a fleet file) that cannot be served. */
+  FixtureError: 'NVR_ERR_FIXTURES',
+  /** Scoped tokens that cannot be scoped (the admin token, an all-camera token). */
+  ScopedTokensError: 'NVR_ERR_SCOPED_TOKENS',
+  /** A fault spec that cannot be injected. */
+  InvalidFaultError: 'NVR_ERR_FAULT_SPEC',
+  /** A health state or schedule that cannot be set. */
+  HealthSpecError: 'NVR_ERR_HEALTH_SPEC',
+  /** A schedule file that cannot be used. */
+  ScheduleFileError: 'NVR_ERR_SCHEDULE_FILE',
+  /** A single mock-nvr could not listen; `systemCode` says why (EADDRINUSE …). */
+  ListenError: 'NVR_ERR_LISTEN',
+  /** A device of a fleet could not listen; no device was started. */
+  FleetListenError: 'NVR_ERR_FLEET_LISTEN',
+  /** verifyTarget or recordTarget got an unusable target or option. */
+  TargetLinkError: 'NVR_ERR_TARGET_LINK',
+  /** recordTarget refused a target that breaks the contract; nothing was recorded. */
+  RecordRefusedError: 'NVR_ERR_RECORD_REFUSED',
+  /** The target gave no answer to one request (refused, timed out, cut off). */
+  NoAnswerError: 'NVR_ERR_NO_ANSWER',
+  /** The target's answer could not be decoded (an unknown Content-Encoding, too large once inflated). */
+  BodyDecodingError: 'NVR_ERR_BODY_DECODING',
+  /** A recorded fixture file could not be written. */
+  FixtureWriteError: 'NVR_ERR_FIXTURE_WRITE'
+} as const
+
+export type ThrownErrorName = keyof typeof THROWN_ERROR_CODES
+export type ThrownErrorCode = typeof THROWN_ERROR_CODES[ThrownErrorName]

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify'
+import { FaultSpecSchema } from '../control/faults/fault-spec.js'
+import type { DeviceRoster } from '../device/roster.js'
+import { ok, route } from './routing.js'
+
+/**
+ * /__admin/faults: every device's faults, one injected on each, all cleared. A spec is checked on the first device:
+ * refused there (InvalidFaultError, the 400), it is refused everywhere, and nothing changed.
+ */
+export function registerFleetFaults (fleet: FastifyInstance, roster: DeviceRoster): void {
+  route(fleet, '/faults', {
+    GET: (_request, reply) => ok(reply, roster.entries.flatMap(({ device }) => device.control.faults().map(fault => ({ device: device.name, ...fault })))),
+    POST: (request, reply) => {
+      const faults = roster.entries.map(({ device }) => ({ device: device.name, ...device.control.injectFault(request.body) }))
+      request.log.info({ devices: faults.length }, 'admin: a fault injected on every device')
+      return ok(reply, faults, 201)
+    },
+    DELETE: (request, reply) => {
+      for (const { device } of roster.entries) device.control.clearFaults()
+      request.log.info('admin: every fault of every device cleared')
+      return ok(reply, null)
+    }
+  }, { schema: { hide: true, body: FaultSpecSchema } })
+}

@@ -1,0 +1,11 @@
+/**
+ * Every error the library throws, from one module: each has its stable `code` (THROWN_ERROR_CODES), and
+ * `instanceof` tells them apart. An answer's `result.errorCode` is one of ERROR_CODES.
+ */
+export { ERROR_CODES, THROWN_ERROR_CODES, type ErrorCode, type ThrownErrorCode, type ThrownErrorName } from './errors/catalogue.js'
+export {
+  MockNvrError, ProblemsError, FixtureError, ScopedTokensError, InvalidFaultError, HealthSpecError, ScheduleFileError, TlsError,
+  ListenError, FleetListenError, TargetLinkError, type FileProblem, type FixtureProblem
+} from './errors/errors.js'
+export { OptionsError } from './config/option-problems.js'
+export { RecordRefusedError } from './target-link/record-target.js'

@@ -1,0 +1,57 @@
+import { apiErrors, type ApiError } from '../wire/errors.js'
+import { lookUp } from './look-up.js'
+import type { ApiRequest, DeviceState, Plan } from './plan.js'
+
+const NO_HEADERS: readonly string[] = []
+
+/**
+ * How the device answers a request below /nvr/v1, in the contract's order: the bearer check (a request no token
+ * opens counts against no one), the rate limit, then injected faults, Prefer and latency, then the operation's
+ * answer from the data. Its only effects are on the device's own counters: the rate limit's bucket and the
+ * `times` a fault has left.
+ */
+export function decide (device: DeviceState, request: ApiRequest): Plan {
+  const { tokens, control } = device
+  const admission = tokens.admit(request.authorization)
+  if (typeof admission === 'string') return refusal(device, apiErrors.unauthorized(admission))
+  if (control.rateLimiter.active) {
+    const retryAfter = control.rateLimiter.take(admission.token)
+    if (retryAfter !== undefined) return refusal(device, apiErrors.rateLimited(retryAfter))
+  }
+  const faults = control.faultControl
+  if (!faults.active) return { waitMs: 0, fault: null, headers: NO_HEADERS, cut: false, outcome: lookUp(control.store, admission, request) }
+  const planned = faults.planFor(request)
+  const { effect } = planned
+  const outcome = effect === 'drop'
+    ? { kind: 'drop' as const }
+    : typeof effect === 'object' ? { kind: 'refuse' as const, error: effect } : lookUp(control.store, admission, request)
+  return { waitMs: planned.waitMs, fault: planned.fault, headers: planned.headers, cut: effect === 'cut', outcome }
+}
+
+/**
+ * How a proxy's device answers a request: its faults, Prefer and latency, then the target's answer, which decides
+ * who is let in.
+ */
+export function decideForTarget (device: Pick<DeviceState, 'control'>, request: ApiRequest): Plan {
+  const faults = device.control.faultControl
+  if (!faults.active) return FORWARD
+  const { waitMs, fault, headers, effect } = faults.planFor(request)
+  const outcome = effect === 'drop' ? { kind: 'drop' as const } : typeof effect === 'object' ? { kind: 'refuse' as const, error: effect } : FORWARD.outcome
+  return { waitMs, fault, headers, cut: effect === 'cut', outcome }
+}
+
+const FORWARD: Plan = { waitMs: 0, fault: null, headers: NO_HEADERS, cut: false, outcome: { kind: 'forward' } }
+
+/**
+ * A refusal of the device API that no fault takes (a refused token, the rate limit, a malformed URL, a missing
+ * Host): it waits for --latency, as every answer of the device does, so a frontend sees its error states slowly too.
+ */
+export function refusal (device: Pick<DeviceState, 'control'>, error: ApiError): Plan {
+  return { waitMs: device.control.faultControl.latencyWait(), fault: null, headers: NO_HEADERS, cut: false, outcome: { kind: 'refuse', error } }
+}
+
+/** The first half of an answer's bytes: what a client's parser gets from a connection cut mid-answer. */
+export function cutInHalf (body: string | Uint8Array): Uint8Array {
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body
+  return bytes.subarray(0, Math.floor(bytes.length / 2))
+}
