@@ -1,5 +1,9 @@
 import t from 'tap'
-import { startMockFleet, startMockNvr } from '../../src/index.js'
+import { buildApp, startMockFleet, startMockNvr } from '../../src/index.js'
+import { DataStore } from '../../src/data/data-store.js'
+import { datasetFromData } from '../../src/data/dataset.js'
+import { TokenPolicy } from '../../src/wire/token-policy.js'
+import { CorsPolicy } from '../../src/wire/cors.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { parsePrometheusText, valueOf } from '../helpers/prometheus-text.js'
 
@@ -76,7 +80,7 @@ t.test('a fleet serves every device\'s metrics on its control address, a state p
   t.equal(valueOf(samples, 'mock_nvr_health_changes_total', { device: 'nvr-001' }), 1)
 })
 
-t.test('a proxy, whose health is its target\'s, is always online in its metrics', async t => {
+t.test('a proxy counts the requests it forwards, and its state', async t => {
   const target = await startMockNvr({ data: SAMPLE_DATA, tokens: [TOKEN] })
   t.teardown(() => target.close())
   const proxy = await startMockNvr({ proxy: { target: target.url }, adminToken: ADMIN })
@@ -85,4 +89,12 @@ t.test('a proxy, whose health is its target\'s, is always online in its metrics'
   const { samples } = await scrape(proxy.url)
   t.equal(valueOf(samples, 'mock_nvr_health_state', { device: 'nvr', state: 'online' }), 1)
   t.equal(valueOf(samples, 'mock_nvr_requests_total', { device: 'nvr', operation: 'list', status: '200' }), 1)
+})
+
+t.test('an app that only answers inject(), whose device has no health over time, reports it online', async t => {
+  const app = await buildApp({ store: new DataStore(datasetFromData(SAMPLE_DATA)), tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), maxHeaderSize: 65536, adminToken: ADMIN })
+  t.teardown(() => app.close())
+  const answer = await app.inject({ url: '/__admin/metrics', headers: ADMIN_AUTH })
+  t.equal(answer.statusCode, 200)
+  t.equal(valueOf(parsePrometheusText(answer.body), 'mock_nvr_health_state', { device: 'nvr', state: 'online' }), 1)
 })
