@@ -3,7 +3,7 @@ import { isTargetCommand } from './target-args.js'
 import { unknownVariables } from './variables.js'
 import { isWildcardHost } from '../util/listen-address.js'
 import { VERSION } from '../util/version.js'
-import type { MockNvr } from '../start/start-mock-nvr.js'
+import type { MockNvr, StartOptions } from '../start/start-mock-nvr.js'
 import type { ResolvedOptions } from '../config/options-schema.js'
 import type { ProxyOptions } from '../target-proxy/target-proxy.js'
 import { UsageError } from '../errors/errors.js'
@@ -76,23 +76,31 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
     io.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)
     return EXIT_OK
   }
-  if (command.command === 'openapi') {
-    try {
-      /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
-      const { openApiDocument } = await import('../start/openapi-document.js')
-      io.stdout.write(`${JSON.stringify(await openApiDocument(command.options), null, 2)}\n`)
-      return EXIT_OK
-    } catch (error) {
-      return await failToStart(io, error, serveArgv)
-    }
-  }
+  if (command.command === 'openapi') return await printOpenApi(io, command.options, serveArgv)
 
   if (command.options.devices !== undefined || command.options.fleet !== undefined) return await startFleet(io, command.options, serveArgv)
+  return await serveOne(io, { prettyLogs: io.stdout.isTTY === true, ...command.options, ...(proxy === undefined ? {} : { proxy }) }, serveArgv)
+}
+
+// The openapi command: the document, without listening.
+async function printOpenApi (io: CommandLineIo, options: Partial<ResolvedOptions>, serveArgv: readonly string[]): Promise<number> {
+  try {
+    /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+    const { openApiDocument } = await import('../start/openapi-document.js')
+    io.stdout.write(`${JSON.stringify(await openApiDocument(options), null, 2)}\n`)
+    return EXIT_OK
+  } catch (error) {
+    return await failToStart(io, error, serveArgv)
+  }
+}
+
+// One device (or a proxy), handed to io.serving once it listens.
+async function serveOne (io: CommandLineIo, options: StartOptions, serveArgv: readonly string[]): Promise<number | undefined> {
   let nvr
   try {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { startMockNvr } = await import('../start/start-mock-nvr.js')
-    nvr = await startMockNvr({ prettyLogs: io.stdout.isTTY === true, ...command.options, ...(proxy === undefined ? {} : { proxy }) })
+    nvr = await startMockNvr(options)
   } catch (error) {
     return await failToStart(io, error, serveArgv)
   }

@@ -82,15 +82,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     await listenAll(devices, ports, plans, shared.host)
     devices.forEach((device, index) => { roster.add(device, baseUrl(shared.host, (ports[index] as DevicePort).port, protocol)) })
     await settled()
-    if (input.manifest !== undefined) {
-      await writeManifest(input.manifest, roster.entries.map((entry, index) => {
-        const listed = { name: entry.device.name, url: entry.url, cameras: [...entry.device.store.current.dataset.cameraIds] }
-        // A device with a schedule has its timeline in the manifest; one always online needs none.
-        if ((schedules[index] as DeviceSchedule).plan === undefined) return listed
-        const { state, next } = entry.device.verbs().health()
-        return { ...listed, health: { state, next } }
-      }))
-    }
+    if (input.manifest !== undefined) await writeFleetManifest(input.manifest, roster, schedules)
     logStart(app, plans, controlUrl, shared.adminToken !== undefined)
     await logsWritten(logger)
     const fleetClock = handleClock(clock, settled)
@@ -117,6 +109,16 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     await app.close()
     throw error
   }
+}
+
+// Each device as the manifest lists it; a device with a schedule has its timeline there, one always online needs none.
+async function writeFleetManifest (path: string, roster: Roster, schedules: readonly DeviceSchedule[]): Promise<void> {
+  await writeManifest(path, roster.entries.map((entry, index) => {
+    const listed = { name: entry.device.name, url: entry.url, cameras: [...entry.device.store.current.dataset.cameraIds] }
+    if ((schedules[index] as DeviceSchedule).plan === undefined) return listed
+    const { state, next } = entry.device.verbs().health()
+    return { ...listed, health: { state, next } }
+  }))
 }
 
 /** Each device's store: one prepared copy per fixture path (or in-memory data), generated data each device's own. */
