@@ -1,4 +1,4 @@
-// npm run bench [-- --duration S] [--rounds N] [--connections N] [--starts N] [--large] [--json]
+// npm run bench [-- --duration S] [--rounds N] [--connections N] [--starts N] [--large] [--json] [--against DIR]
 // Loads the mock and a bare Fastify server, each in its own process, and prints how they compare.
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -19,7 +19,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     starts: { type: 'string', default: '5' },
     large: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false }
+    json: { type: 'boolean', default: false },
+    against: { type: 'string' }
   }
 })
 
@@ -27,6 +28,12 @@ function positiveInteger (name: string, text: string): number {
   const value = Number(text)
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number from 1, not '${text}'`)
   return value
+}
+
+// A checkout whose dist/cli.js was built: `git worktree add ../base <rev> && (cd ../base && npm ci && npm run build)`.
+function builtCheckout (dir: string): string {
+  if (!existsSync(join(dir, 'dist', 'cli.js'))) throw new Error(`--against ${dir}: no dist/cli.js there; run npm ci and npm run build in it first`)
+  return dir
 }
 
 async function main (): Promise<void> {
@@ -43,7 +50,8 @@ async function main (): Promise<void> {
     connections: positiveInteger('connections', values.connections),
     duration: positiveInteger('duration', values.duration),
     rounds: positiveInteger('rounds', values.rounds),
-    headers: AUTH_HEADERS
+    headers: AUTH_HEADERS,
+    ...(values.against === undefined ? {} : { against: builtCheckout(values.against) })
   }
   const starts = positiveInteger('starts', values.starts)
   try {

@@ -1,4 +1,4 @@
-// npm run bench:instructions [-- --route retrieve|list10|list1000]
+// npm run bench:instructions [-- --route retrieve|list10|list1000] [--against DIR]
 // Counts the instructions each server spends on one request, with valgrind's callgrind: unlike time, the
 // count barely moves when the machine is busy, so small differences show. Each server is run twice, for
 // 2,000 and for 12,000 requests after the same warm-up; the difference divided by 10,000 is one request's
@@ -22,7 +22,7 @@ const WARM_UP = 10_000
 const FEW = 2000
 const MANY = 12_000
 
-const { values } = parseArgs({ options: { route: { type: 'string', default: 'retrieve' } } })
+const { values } = parseArgs({ options: { route: { type: 'string', default: 'retrieve' }, against: { type: 'string' } } })
 const route = ROUTES.find(({ name }) => name === values.route)
 
 /** Total instructions of one run of the server: started under callgrind, asked `requests` times after the warm-up, stopped. */
@@ -57,29 +57,35 @@ async function main (): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'mock-nvr-instructions-'))
   try {
     const fixtures = await writeBenchFixtures(dir)
-    const mock = (level: string) => (port: number) => [process.execPath, MOCK_CLI, '--port', String(port), '--fixtures', fixtures, '--token', BENCH_TOKEN, '--log-level', level]
+    const mock = (level: string, cli = MOCK_CLI) => (port: number) => [process.execPath, cli, '--port', String(port), '--fixtures', fixtures, '--token', BENCH_TOKEN, '--log-level', level]
+    // Another built checkout, counted in the same run: a change against its base.
+    const against = values.against === undefined ? [] : [join(values.against, 'dist', 'cli.js')]
     // The bare server answers with the mock's own bytes: fetch them once from a mock outside valgrind.
     const port = await freePort()
     const source = await ServerProcess.start({ command: mock('silent')(port), port, probePath: route.path, headers: AUTH_HEADERS, pin: false })
     const routesFile = await writeBareRoutes(dir, route.name, source.url, [route.path])
     await source.stop()
 
-    const rows: Array<[string, number]> = []
-    for (const [name, command] of [
+    type Server = [name: string, command: (port: number) => string[]]
+    const servers: Server[] = [
       ['bare Fastify', (port: number) => [process.execPath, BARE_SERVER, String(port), routesFile]],
       ['mock, --log-level warn', mock('warn')],
-      ['mock, default level info', mock('info')]
-    ] as const) {
+      ['mock, default level info', mock('info')],
+      ...against.flatMap((cli): Server[] => [['--against, --log-level warn', mock('warn', cli)], ['--against, default level info', mock('info', cli)]])
+    ]
+    const rows: Array<[string, number]> = []
+    for (const [name, command] of servers) {
       rows.push([name, await perRequest(dir, command, route.path)])
       process.stderr.write(`${name}: done\n`)
     }
     const baseline = rows[0]?.[1] as number
     process.stdout.write(`instructions per ${route.name} request (callgrind, ${MANY} minus ${FEW} requests after ${WARM_UP} to warm up)\n`)
     for (const [name, count] of rows) {
-      process.stdout.write(`${name.padEnd(26)}${Math.round(count).toLocaleString('en-US').padStart(10)}   ratio ${(baseline / count).toFixed(2)}\n`)
+      process.stdout.write(`${name.padEnd(32)}${Math.round(count).toLocaleString('en-US').padStart(10)}   ratio ${(baseline / count).toFixed(2)}\n`)
     }
   } finally {
-    await rm(dir, { recursive: true, force: true })
+    // valgrind may still be writing a file as its process goes: retried, so a failure above is not hidden.
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 })
   }
 }
 

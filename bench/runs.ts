@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AUTH_HEADERS, BENCH_TOKEN, bundledLinePath, ROUTES, spreadPaths, writeBareRoutes, writeBenchFixtures } from './bench-data.js'
 import { combineRuns, measureLoad, median, warmUp, type LoadResult, type LoadSettings } from './load.js'
@@ -13,6 +14,8 @@ const SPREAD_PATHS = 4096
 export interface RunContext extends LoadSettings {
   dir: string
   pin: boolean
+  /** Another built checkout of mock-nvr, loaded in the same rounds: a change measured against its base. */
+  against?: string
   /** Runs per server and route, taken in turn. */
   rounds: number
 }
@@ -35,10 +38,10 @@ async function compare (context: RunContext, route: string, contenders: readonly
   return results.map((result, index) => ({ route, server: contenders[index]?.[0] ?? '', ...result, ratio: result.requestsPerSecond / baseline }))
 }
 
-async function startMock (context: RunContext, args: string[], probePath: string): Promise<ServerProcess> {
+async function startMock (context: RunContext, args: string[], probePath: string, cli = MOCK_CLI): Promise<ServerProcess> {
   const port = await freePort()
   return ServerProcess.start({
-    command: [process.execPath, MOCK_CLI, '--port', String(port), ...args],
+    command: [process.execPath, cli, '--port', String(port), ...args],
     port,
     probePath,
     headers: AUTH_HEADERS,
@@ -61,6 +64,11 @@ export async function runThroughput (context: RunContext): Promise<Pick<BenchRep
   const routesFile = await writeBareRoutes(context.dir, 'bench', mockWarn.url, ROUTES.map(route => route.path))
   const bare = await startBare(context, routesFile, probe)
   const servers: Named[] = [['bare Fastify', bare], ['mock, --log-level warn', mockWarn], ['mock, default level info', mockInfo]]
+  if (context.against !== undefined) {
+    const cli = join(context.against, 'dist', 'cli.js')
+    servers.push(['--against, --log-level warn', await startMock(context, [...mockArgs, '--log-level', 'warn'], probe, cli)])
+    servers.push(['--against, default level info', await startMock(context, mockArgs, probe, cli)])
+  }
   try {
     const throughput: ThroughputRow[] = []
     for (const route of ROUTES) {

@@ -3,23 +3,28 @@ export interface FlagRow {
   value?: string
   multiple?: boolean
   help: readonly string[]
+  /** Its default in words, for a message about an empty value; none for a flag a command requires. */
+  default?: string
+  /** Its environment twin, which --help names. */
+  twin?: string
 }
 
 /** A command's flags by name; parsing, the flags' messages and the command's --help all read it. */
 export type FlagTable = Readonly<Record<string, FlagRow>>
 
-/** The flags that reach the target, which verify, record and proxy share: their help is written here once. */
-export const TARGET_LINK_FLAGS = {
-  target: { value: 'URL', help: ['the real NVR\'s base URL, e.g. https://nvr.local:8443 (without /nvr/v1)'] },
-  timeout: { value: 'MS', help: ['time each request to the target may take (default: 10000)'] },
-  ca: { value: 'FILE', help: ['trust this PEM certificate for an https:// target (e.g. the target\'s self-signed one)'] },
-  insecure: { help: ['do not check the https:// target\'s certificate (warned about every time)'] }
-} as const satisfies FlagTable
+/** A line of --help that is no flag of the table: `-h, --help` and its words. */
+export type OwnLine = readonly [name: string, help: string]
 
-/** The help's lines for a table: `--flag VALUE` in a column, then its help. */
-export function helpLines (table: FlagTable): string[] {
-  return Object.entries(table).flatMap(([flag, { value, help }]) => {
-    const name = `--${flag}${value === undefined ? '' : ` ${value}`}`
-    return help.map((line, index) => `  ${(index === 0 ? name : '').padEnd(21)} ${line}`)
-  })
+export const HELP_LINE: OwnLine = ['-h, --help', 'show this help']
+
+/** The help's lines for a table and the command's own lines after it: names in a column, then help, then the twin. */
+export function helpLines (table: FlagTable, own: readonly OwnLine[] = [HELP_LINE]): string[] {
+  const rows = Object.entries(table).map(([flag, { value, help, twin }]) => ({ name: `--${flag}${value === undefined ? '' : ` ${value}`}`, help, twin }))
+  const all = [...rows, ...own.map(([name, help]) => ({ name, help: [help], twin: undefined }))]
+  // A name longer than the column still gets a space before its help.
+  const width = Math.min(25, Math.max(19, ...all.map(({ name }) => name.length)))
+  return all.flatMap(({ name, help, twin }) => [
+    ...help.map((line, index) => `  ${(index === 0 ? name : '').padEnd(width)} ${line}`),
+    ...(twin === undefined ? [] : [`  ${''.padEnd(width)} env: ${twin}`])
+  ])
 }

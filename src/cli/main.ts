@@ -50,20 +50,17 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   }
   let command: CliCommand
   let proxy: ProxyOptions | undefined
-  let serveArgv = argv
   try {
     if (first === 'proxy') {
       /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
-      const { parseProxyArgs, PROXY_HELP, refuseDataTwins } = await import('./proxy-args.js')
+      const { parseProxyArgs, PROXY_HELP } = await import('./proxy-args.js')
       const parsed = await parseProxyArgs(rest, io.env)
-      if (parsed.help) {
-        io.stdout.write(PROXY_HELP)
+      if (parsed.help || parsed.version) {
+        io.stdout.write(parsed.help ? PROXY_HELP : `${VERSION}\n`)
         return EXIT_OK
       }
       proxy = parsed.proxy
-      serveArgv = parsed.serveArgv
-      command = parseCli(serveArgv, io.env)
-      refuseDataTwins(command)
+      command = { command: 'serve', options: parsed.options }
     } else {
       command = parseCli(argv, io.env)
     }
@@ -76,33 +73,33 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
     io.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)
     return EXIT_OK
   }
-  if (command.command === 'openapi') return await printOpenApi(io, command.options, serveArgv)
+  if (command.command === 'openapi') return await printOpenApi(io, command.options, argv)
 
-  if (command.options.devices !== undefined || command.options.fleet !== undefined) return await startFleet(io, command.options, serveArgv)
-  return await serveOne(io, { prettyLogs: io.stdout.isTTY === true, ...command.options, ...(proxy === undefined ? {} : { proxy }) }, serveArgv)
+  if (command.options.devices !== undefined || command.options.fleet !== undefined) return await startFleet(io, command.options, argv)
+  return await serveOne(io, { prettyLogs: io.stdout.isTTY === true, ...command.options, ...(proxy === undefined ? {} : { proxy }) }, argv)
 }
 
 // The openapi command: the document, without listening.
-async function printOpenApi (io: CommandLineIo, options: Partial<ResolvedOptions>, serveArgv: readonly string[]): Promise<number> {
+async function printOpenApi (io: CommandLineIo, options: Partial<ResolvedOptions>, argv: readonly string[]): Promise<number> {
   try {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { openApiDocument } = await import('../start/openapi-document.js')
     io.stdout.write(`${JSON.stringify(await openApiDocument(options), null, 2)}\n`)
     return EXIT_OK
   } catch (error) {
-    return await failToStart(io, error, serveArgv)
+    return await failToStart(io, error, argv)
   }
 }
 
 // One device (or a proxy), handed to io.serving once it listens.
-async function serveOne (io: CommandLineIo, options: StartOptions, serveArgv: readonly string[]): Promise<number | undefined> {
+async function serveOne (io: CommandLineIo, options: StartOptions, argv: readonly string[]): Promise<number | undefined> {
   let nvr
   try {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { startMockNvr } = await import('../start/start-mock-nvr.js')
     nvr = await startMockNvr(options)
   } catch (error) {
-    return await failToStart(io, error, serveArgv)
+    return await failToStart(io, error, argv)
   }
   io.serving(nvr)
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
@@ -118,14 +115,14 @@ function readyLine ({ url, host, health }: MockNvr): string {
   return `mock-nvr ready at ${where}: the device starts offline, by its schedule, and refuses connections ${until === undefined ? 'until its health changes' : `until ${until}`}\n`
 }
 
-async function startFleet (io: CommandLineIo, options: Partial<ResolvedOptions>, serveArgv: readonly string[]): Promise<number | undefined> {
+async function startFleet (io: CommandLineIo, options: Partial<ResolvedOptions>, argv: readonly string[]): Promise<number | undefined> {
   let fleet
   try {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { startFleetCommand } = await import('./fleet-command.js')
     fleet = await startFleetCommand({ prettyLogs: io.stdout.isTTY === true, ...options }, url => io.stdout.write(`mock-nvr fleet control on ${url}\n`))
   } catch (error) {
-    return await failToStart(io, error, serveArgv)
+    return await failToStart(io, error, argv)
   }
   io.serving(fleet)
   // Not log lines either: the first says where the control address is, this last one that every device listens.
@@ -134,10 +131,10 @@ async function startFleet (io: CommandLineIo, options: Partial<ResolvedOptions>,
 }
 
 // Every option was checked as the user gave it, so what fails here is the start itself: files, the port, a device.
-async function failToStart (io: CommandLineIo, error: unknown, serveArgv: readonly string[]): Promise<number> {
+async function failToStart (io: CommandLineIo, error: unknown, argv: readonly string[]): Promise<number> {
   /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { describeStartFailure } = await import('./start-failure.js')
-  return fail(io, EXIT_FAILURE, describeStartFailure(error, givenBy(serveArgv, 'host')))
+  return fail(io, EXIT_FAILURE, describeStartFailure(error, givenBy(argv, 'host')))
 }
 
 function sentence (message: string): string {

@@ -1,8 +1,8 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { flagValue } from './args.js'
 import { parseMilliseconds } from './milliseconds.js'
 import { UsageError } from '../errors/errors.js'
-import { helpLines, TARGET_LINK_FLAGS, type FlagTable } from './flag-rows.js'
+import { COMMAND_FLAGS } from './command-flags.js'
+import { helpLines } from './flag-rows.js'
+import { readFlags } from './read-flags.js'
 
 export const TARGET_COMMANDS = ['verify', 'record'] as const
 export type TargetCommandName = typeof TARGET_COMMANDS[number]
@@ -30,53 +30,13 @@ export interface TargetArgs {
   force: boolean
 }
 
-const COMMON: FlagTable = {
-  target: TARGET_LINK_FLAGS.target,
-  token: { value: 'TOKEN', help: ['the bearer token the target accepts; never written to any output, log or file'] },
-  'token-file': {
-    value: 'FILE',
-    help: ['read the token from FILE instead (one trailing newline dropped), so it stays out', 'of ps and shell history; or set MOCK_NVR_DEVICE_TOKEN. A flag beats the variable']
-  },
-  camera: { value: 'ID', multiple: true, help: ['a camera to read (repeatable): the API has no route that lists cameras'] },
-  timeout: TARGET_LINK_FLAGS.timeout,
-  'run-timeout': { value: 'MS', help: ['time the whole run may take (default: no limit)'] },
-  ca: TARGET_LINK_FLAGS.ca,
-  insecure: TARGET_LINK_FLAGS.insecure
-}
-
-const OWN: Record<TargetCommandName, FlagTable> = {
-  verify: {
-    json: { help: ['print the report as one JSON object, and nothing else, on stdout'] },
-    junit: { value: 'FILE', help: ['also write the report as JUnit XML, for CI systems'] },
-    strict: { help: ['differences from mock-nvr count as failures too'] }
-  },
-  record: {
-    out: { value: 'FILE', help: ['the fixture file to write (atomically)'] },
-    force: { help: ['replace FILE if it exists'] },
-    json: { help: ['print the outcome (or the refusal report) as JSON on stdout'] }
-  }
-}
-
 /** The arguments after `mock-nvr verify` or `mock-nvr record`. */
 export function parseTargetArgs (command: TargetCommandName, argv: readonly string[]): TargetArgs {
-  const flags: FlagTable = { help: { help: [] }, ...COMMON, ...OWN[command] }
-  const allFlags = new Set(['-h', ...Object.keys(flags).map(name => `--${name}`)])
-  const options: ParseArgsConfig['options'] = Object.fromEntries(Object.entries(flags).map(([name, flag]) =>
-    [name, { type: flag.value === undefined ? 'boolean' : 'string', ...(name === 'help' ? { short: 'h' } : {}) }]))
-  // Not strict: Node's own messages for unknown or value-less flags are replaced by the CLI's (args.ts).
-  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options })
-  const values: Record<string, string | true | string[]> = {}
-  if (tokens.some(token => token.kind === 'option' && token.name === 'help')) values.help = true
-  else {
-    for (const token of tokens) {
-      if (token.kind === 'positional') throw new UsageError(`unexpected argument '${token.value}'`)
-      if (token.kind !== 'option') continue
-      const flag = flags[token.name]
-      if (flag === undefined) throw new UsageError(`unknown flag ${token.rawName}`)
-      const value = flagValue(token, flag.value, allFlags)
-      values[token.name] = flag.multiple === true ? [...(values[token.name] as string[] | undefined ?? []), value as string] : value
-    }
-  }
+  const read = readFlags(argv, COMMAND_FLAGS[command])
+  const unexpected = read.positionals[0]
+  if (!read.help && unexpected !== undefined) throw new UsageError(`unexpected argument '${unexpected.value}'`)
+  const values: Record<string, unknown> = Object.fromEntries(read.values)
+  if (read.help) values.help = true
   const args: TargetArgs = {
     command,
     help: values.help === true,
@@ -92,7 +52,6 @@ export function parseTargetArgs (command: TargetCommandName, argv: readonly stri
   const token = optional(values, 'token', 'token')
   const tokenFile = optional(values, 'token-file', 'tokenFile')
   if (args.cameras.length === 0) throw new UsageError('--camera ID is required (repeatable): the API has no route that lists cameras')
-  if (args.cameras.includes('')) throw new UsageError('--camera must not be empty')
   const out = command === 'record' ? required(values, 'out', 'FILE') : undefined
   return {
     ...args,
@@ -109,13 +68,12 @@ export function parseTargetArgs (command: TargetCommandName, argv: readonly stri
 
 function required (values: Record<string, unknown>, flag: string, value: string): string {
   const given = values[flag]
-  if (typeof given !== 'string' || given === '') throw new UsageError(`--${flag} ${value} is required`)
+  if (typeof given !== 'string') throw new UsageError(`--${flag} ${value} is required`)
   return given
 }
 
 function optional (values: Record<string, unknown>, flag: string, key: 'ca' | 'junit' | 'token' | 'tokenFile'): Partial<TargetArgs> {
   const given = values[flag]
-  if (given === '') throw new UsageError(`--${flag} must not be empty`)
   return typeof given === 'string' ? { [key]: given } : {}
 }
 
@@ -141,5 +99,5 @@ export function targetHelpText (command: TargetCommandName): string {
         'sent. All or nothing: a target that breaks the contract is reported as verify does, and nothing is written.',
         'Exit code: 0 written, 1 refused or failed, 2 usage error.'
       ]
-  return [...lines, '', ...helpLines(COMMON), ...helpLines(OWN[command]), '  -h, --help            show this help', ''].join('\n')
+  return [...lines, '', ...helpLines(COMMAND_FLAGS[command].flags), ''].join('\n')
 }

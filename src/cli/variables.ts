@@ -1,4 +1,4 @@
-import { CLI_OPTIONS, envName } from './args.js'
+import { CLI_OPTIONS, envName } from './serve-flags.js'
 import { TARGET_COMMAND_VARIABLES } from './target-token.js'
 import { editDistance } from './edit-distance.js'
 

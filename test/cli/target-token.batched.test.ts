@@ -45,7 +45,7 @@ t.test('a token source that cannot be used is a usage error naming it', async t 
   await refused(['--token-file', join(folder, 'none.txt')], {}, `--token-file ${join(folder, 'none.txt')}: no such file or folder`)
   await refused(['--token-file', folder], {}, `--token-file ${folder}: cannot be read (EISDIR)`)
   await refused(['--token-file', join(folder, 'spaced.txt')], {}, `--token-file ${join(folder, 'spaced.txt')}: the token must be one word of visible ASCII characters (no spaces, no letters like ö or é)`)
-  await refused(['--token-file='], {}, '--token-file must not be empty')
+  await refused(['--token-file='], {}, '--token-file is empty: give it a value')
   await refused([], { MOCK_NVR_DEVICE_TOKEN: '' }, 'MOCK_NVR_DEVICE_TOKEN is set but empty: give it the target\'s token, or unset it')
   await refused([], { MOCK_NVR_DEVICE_TOKEN: 'a b' }, 'MOCK_NVR_DEVICE_TOKEN: the token must be one word of visible ASCII characters (no spaces, no letters like ö or é)')
 })

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { CLI_OPTIONS, envName, parseCli, shownDefault } from '../../src/cli/args.js'
+import { parseCli } from '../../src/cli/args.js'
+import { CLI_OPTIONS, envName, shownDefault } from '../../src/cli/serve-flags.js'
 import { runCommand } from '../helpers/cli-process.js'
 import { UsageError } from '../../src/errors/errors.js'
 

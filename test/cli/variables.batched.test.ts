@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { CLI_OPTIONS, envName } from '../../src/cli/args.js'
+import { CLI_OPTIONS, envName } from '../../src/cli/serve-flags.js'
 import { editDistance, KNOWN_VARIABLES, unknownVariables } from '../../src/cli/variables.js'
 import { TARGET_TOKEN_VARIABLE } from '../../src/cli/target-token.js'
 import { runCli, runCommand } from '../helpers/cli-process.js'

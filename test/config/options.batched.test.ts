@@ -1,5 +1,6 @@
 import t from 'tap'
-import { envName, CLI_OPTIONS, helpText, parseCli, shownDefault } from '../../src/cli/args.js'
+import { helpText, parseCli } from '../../src/cli/args.js'
+import { envName, CLI_OPTIONS, shownDefault } from '../../src/cli/serve-flags.js'
 import { LIBRARY_DEFAULTS, OptionsError, resolveOptions } from '../../src/config/options.js'
 import { describeNonOrigin } from '../../src/wire/origin.js'
 import { UsageError } from '../../src/errors/errors.js'

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { DeviceSettingsSchema, FleetDeviceSchema, ScheduleFileSchema } from '../../src/config/device-settings.js'
 import { OptionsSchema } from '../../src/config/options-schema.js'
-import { CLI_OPTIONS } from '../../src/cli/args.js'
+import { CLI_OPTIONS } from '../../src/cli/serve-flags.js'
 import { resolveHandlerOptions } from '../../src/msw/handler-options.js'
 import { readDoc } from '../helpers/docs.js'
 

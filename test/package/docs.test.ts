@@ -1,5 +1,6 @@
 import t from 'tap'
-import { CLI_OPTIONS, envName, helpText, shownDefault } from '../../src/cli/args.js'
+import { helpText } from '../../src/cli/args.js'
+import { CLI_OPTIONS, envName, shownDefault } from '../../src/cli/serve-flags.js'
 import { printed, runCli, runCommand } from '../helpers/cli-process.js'
 import { line } from '../helpers/app.js'
 import { DOC_PAGES, docSection, readDoc } from '../helpers/docs.js'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { parse } from 'yaml'
-import { CLI_OPTIONS, envName } from '../../src/cli/args.js'
+import { CLI_OPTIONS, envName } from '../../src/cli/serve-flags.js'
 
 const read = (name: string) => parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'))
 

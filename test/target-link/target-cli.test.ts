@@ -27,14 +27,14 @@ t.test('usage errors name the flag and exit 2', async t => {
     [['verify'], '--target URL is required'],
     [['verify', '--target', 'http://x', '--camera', 'c'], 'the target\'s token is required: --token TOKEN, --token-file FILE or MOCK_NVR_DEVICE_TOKEN'],
     [['verify', '--target', 'http://x', '--token', 't'], '--camera ID is required (repeatable): the API has no route that lists cameras'],
-    [['verify', '--target', 'http://x', '--token', 't', '--camera', ''], '--camera must not be empty'],
+    [['verify', '--target', 'http://x', '--token', 't', '--camera', ''], '--camera is empty: give it a value'],
     [['record', '--target', 'http://x', '--token', 't', '--camera', 'c'], '--out FILE is required'],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--timeout', '0'], "--timeout must be a whole number of milliseconds, at least 1, not '0'"],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--run-timeout', 'soon'], "--run-timeout must be a whole number of milliseconds, at least 1, not 'soon'"],
     [['verify', '--target', 'x', '--token', 't', '--camera', 'c'], '--target: the target must be a URL like https://nvr.local:8443'],
     [['verify', '--target', 'http://x', '--token', 'a b', '--camera', 'c'], '--token: the token must be one word of visible ASCII characters (no spaces, no letters like ö or é)'],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--ca', join(folder, 'none.pem')], `--ca ${join(folder, 'none.pem')}: no such file or folder`],
-    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--out', 'f'], 'unknown flag --out'],
+    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--out', 'f'], '--out does not apply to verify: it is a flag of record'],
     [['record', '-x'], 'unknown flag -x'],
     [['verify', 'extra'], "unexpected argument 'extra'"],
     [['verify', '--', '--target'], "unexpected argument '--target'"],
@@ -44,8 +44,8 @@ t.test('usage errors name the flag and exit 2', async t => {
     [['verify', '--target', '--token', 't'], '--target needs a value, but --token follows it'],
     [['verify', '--json=1'], '--json takes no value: give --json to turn it on, leave it out for off'],
     [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--run-timeout', '-1'], "--run-timeout must be a whole number of milliseconds, at least 1, not '-1'"],
-    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--junit='], '--junit must not be empty'],
-    [['verify', '--target', 'https://x', '--token', 't', '--camera', 'c', '--ca='], '--ca must not be empty']
+    [['verify', '--target', 'http://x', '--token', 't', '--camera', 'c', '--junit='], '--junit is empty: give it a value, or leave it out (default: none)'],
+    [['verify', '--target', 'https://x', '--token', 't', '--camera', 'c', '--ca='], '--ca is empty: give it a value, or leave it out (default: none)']
   ]
   for (const [argv, message] of cases) {
     const { code, stdout, stderr } = await run(argv)

@@ -51,14 +51,16 @@ t.test('mock-nvr proxy: --help and usage errors', async t => {
   t.match(noFolder.stderr, /^mock-nvr: cannot start: .*rec\.json cannot be written: its folder does not exist\n$/)
 })
 
-t.test('proxy flags are taken out of argv; the rest go to the server', async t => {
+t.test('proxy\'s table reads its own flags and the serve flags it takes', async t => {
   const { cert, key } = await makeCertificate()
   const folder = t.testdir({ 'ca.pem': cert, 'key.pem': key })
-  t.strictSame(await parseProxyArgs(['--target', 'https://x', '--port', '0', '--timeout=20', '--ca', join(folder, 'ca.pem'), '--insecure', '--record', 'f.json', 'openapi']), {
+  t.strictSame(await parseProxyArgs(['--target', 'https://x', '--port', '0', '--timeout=20', '--ca', join(folder, 'ca.pem'), '--insecure', '--record', 'f.json']), {
+    help: false,
+    version: false,
     proxy: { target: 'https://x', timeout: 20, ca: cert, insecure: true, record: 'f.json' },
-    serveArgv: ['--port', '0', 'openapi'],
-    help: false
+    options: { port: 0, logLevel: 'info' }
   })
+  await t.rejects(parseProxyArgs(['--target', 'http://x', 'openapi']), { message: "unexpected argument 'openapi'" })
   t.equal((await parseProxyArgs(['-h'])).help, true)
   await t.rejects(parseProxyArgs(['--target']), { message: '--target needs a value: --target URL' })
   await t.rejects(parseProxyArgs(['--target', 'ftp://x']), { message: '--target: the target must be an http:// or https:// URL, not ftp:' })
