@@ -6,7 +6,8 @@ import { VERSION } from '../util/version.js'
 import type { MockNvr, StartOptions } from '../start/start-mock-nvr.js'
 import type { ResolvedOptions } from '../config/options-schema.js'
 import type { ProxyOptions } from '../target-proxy/target-proxy.js'
-import { UsageError } from '../errors/errors.js'
+import { FixtureError, ScheduleFileError, UsageError } from '../errors/errors.js'
+import type { NamedFiles } from './file-problems.js'
 
 /** What a command line reads and writes; src/cli.ts gives it the process's own. */
 export interface CommandLineIo {
@@ -67,7 +68,9 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   } catch (error) {
     // One line per problem, the pointer to --help after the last.
     const lines = (error as UsageError).message.split('\n').map(sentence)
-    return fail(io, EXIT_USAGE, `${lines.join('\nmock-nvr: ')} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`)
+    // The files it names are checked too, so that one run reports every problem.
+    const files = first === 'proxy' ? [] : await problemsOfNamedFiles(argv, io.env)
+    return fail(io, EXIT_USAGE, [`${lines.join('\nmock-nvr: ')} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`, ...files].join('\nmock-nvr: '))
   }
   if (command.command === 'help' || command.command === 'version') {
     io.stdout.write(command.command === 'help' ? helpText(VERSION) : `${VERSION}\n`)
@@ -87,7 +90,7 @@ async function printOpenApi (io: CommandLineIo, options: Partial<ResolvedOptions
     io.stdout.write(`${JSON.stringify(await openApiDocument(options), null, 2)}\n`)
     return EXIT_OK
   } catch (error) {
-    return await failToStart(io, error, argv)
+    return await failToStart(io, error, argv, options)
   }
 }
 
@@ -99,7 +102,7 @@ async function serveOne (io: CommandLineIo, options: StartOptions, argv: readonl
     const { startMockNvr } = await import('../start/start-mock-nvr.js')
     nvr = await startMockNvr(options)
   } catch (error) {
-    return await failToStart(io, error, argv)
+    return await failToStart(io, error, argv, options)
   }
   io.serving(nvr)
   // Not a log line: scripts wait for it, so it is printed whatever the log level.
@@ -122,7 +125,7 @@ async function startFleet (io: CommandLineIo, options: Partial<ResolvedOptions>,
     const { startFleetCommand } = await import('./fleet-command.js')
     fleet = await startFleetCommand({ prettyLogs: io.stdout.isTTY === true, ...options }, url => io.stdout.write(`mock-nvr fleet control on ${url}\n`))
   } catch (error) {
-    return await failToStart(io, error, argv)
+    return await failToStart(io, error, argv, options)
   }
   io.serving(fleet)
   // Not log lines either: the first says where the control address is, this last one that every device listens.
@@ -131,10 +134,24 @@ async function startFleet (io: CommandLineIo, options: Partial<ResolvedOptions>,
 }
 
 // Every option was checked as the user gave it, so what fails here is the start itself: files, the port, a device.
-async function failToStart (io: CommandLineIo, error: unknown, argv: readonly string[]): Promise<number> {
+async function failToStart (io: CommandLineIo, error: unknown, argv: readonly string[], files: NamedFiles): Promise<number> {
   /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { describeStartFailure } = await import('./start-failure.js')
-  return fail(io, EXIT_FAILURE, describeStartFailure(error, givenBy(argv, 'host')))
+  // A start stops at the first file it cannot use: every file named is then checked, to report them all at once.
+  const problems = error instanceof FixtureError || error instanceof ScheduleFileError ? await problemsOfFiles(files) : []
+  return fail(io, EXIT_FAILURE, problems.length > 0 ? problems.join('\nmock-nvr: ') : describeStartFailure(error, givenBy(argv, 'host')))
+}
+
+async function problemsOfFiles (files: NamedFiles): Promise<string[]> {
+  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+  const { fileProblems } = await import('./file-problems.js')
+  return await fileProblems(files)
+}
+
+async function problemsOfNamedFiles (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+  const { fileProblems, namedFiles } = await import('./file-problems.js')
+  return await fileProblems(namedFiles(argv, env))
 }
 
 function sentence (message: string): string {
