@@ -53,11 +53,12 @@ export const LAST_PORT = 65535
 
 /**
  * A fleet whose ports, from `port` one per device, would pass 65535; `countKey` is the option that says how many
- * devices (devices on the CLI, count or devices in the library), so the message names what the user gave.
+ * devices (devices on the CLI, count or devices in the library), so the message names what the user gave. A
+ * count that no option gives (the devices a fleet file lists) is worded by `counted`.
  */
-export function portRangeProblem (port: number, count: number, countKey: string): OptionsProblem | undefined {
+export function portRangeProblem (port: number, count: number, countKey: string, counted = (name: string) => `${name} ${count}`): OptionsProblem | undefined {
   const last = port + count - 1
   if (port === 0 || last <= LAST_PORT) return undefined
   return together(['port', countKey], (first, devices) =>
-    `${first} ${port} with ${devices} ${count} would put the last device on port ${last}: a fleet's ports must stay within ${LAST_PORT}, so from port ${port} at most ${LAST_PORT + 1 - port} devices`)
+    `${first} ${port} with ${counted(devices)} would put the last device on port ${last}: a fleet's ports must stay within ${LAST_PORT}, so from port ${port} at most ${LAST_PORT + 1 - port} device${port === LAST_PORT ? '' : 's'}`)
 }

@@ -73,6 +73,21 @@ t.test('fleet-file problems and fleet flags out of place are refused before anyt
   t.match((await runCommand(['--devices', '0'])).stderr, '--devices')
 })
 
+t.test('a fleet file past port 65535 is refused in the CLI\'s words: the flag that gave the port, the file and how many devices', async t => {
+  const dir = t.testdir({
+    'all.json': JSON.stringify({ devices: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }),
+    'some.json': JSON.stringify({ devices: [{ name: 'a' }, { name: 'b' }, { name: 'c', port: 20001 }] })
+  })
+  const [all, some] = [join(dir, 'all.json'), join(dir, 'some.json')]
+  t.strictSame(await runCommand(['--fleet', all, '--port', '65534']), {
+    code: 1,
+    stdout: '',
+    stderr: `mock-nvr: --port 65534 with the 3 devices of ${all} (--fleet) would put the last device on port 65536: a fleet's ports must stay within 65535, so from port 65534 at most 2 devices\n`
+  })
+  t.match((await runCommand(['--fleet', some], { MOCK_NVR_PORT: '65535' })).stderr,
+    `mock-nvr: MOCK_NVR_PORT 65535 with the first 2 devices of ${some} (--fleet) would put the last device on port 65536: a fleet's ports must stay within 65535, so from port 65535 at most 1 device\n`)
+})
+
 /** A port P whose next two were free too, with P+1 held by a server of this test: ports in use elsewhere are skipped. */
 async function threeFreePortsTheMiddleTaken (): Promise<{ port: number, blocker: Server }> {
   for (;;) {
@@ -130,5 +145,5 @@ t.test('a port range past 65535 names --port, --devices and the edge, before any
     stderr: "mock-nvr: --port 65530 with --devices 10 would put the last device on port 65539: a fleet's ports must stay within 65535, so from port 65530 at most 6 devices. Run mock-nvr --help for the flags.\n"
   })
   t.equal((await runCommand([], { MOCK_NVR_PORT: '65535', MOCK_NVR_DEVICES: '2' })).stderr,
-    "mock-nvr: MOCK_NVR_PORT 65535 with MOCK_NVR_DEVICES 2 would put the last device on port 65536: a fleet's ports must stay within 65535, so from port 65535 at most 1 devices. Run mock-nvr --help for the flags.\n")
+    "mock-nvr: MOCK_NVR_PORT 65535 with MOCK_NVR_DEVICES 2 would put the last device on port 65536: a fleet's ports must stay within 65535, so from port 65535 at most 1 device. Run mock-nvr --help for the flags.\n")
 })
