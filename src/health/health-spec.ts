@@ -60,7 +60,7 @@ export function planOfHealth (health: HealthOption): HealthPlan {
 
 function problemsOfPlan (value: unknown, path: string): ValueProblem[] {
   if (Array.isArray(value)) return problemsOfSteps(value, path)
-  if (!isObject(value)) return [{ path, message: 'must be a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })' }]
+  if (!isObject(value)) return [{ path, message: 'must be a state ({ "state": "offline", … }), a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })' }]
   const check = typeof value.pattern === 'string' ? PATTERN_CHECKS[value.pattern] : undefined
   if (check === undefined) return [{ path: `${path}/pattern`, message: value.pattern === undefined ? 'is missing' : 'must be "flapping" or "reboot"' }]
   const problems = prefixed(check(), value, path)

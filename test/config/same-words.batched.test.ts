@@ -60,3 +60,22 @@ t.test('a fleet file refuses a device\'s value in the library\'s words, at its J
     t.equal(words(fromFile, `${file}: /devices/0/${key}`), words(library, `option devices[0].${key}`), key)
   }
 })
+
+t.test('the admin API refuses a setting it changes at run time in the library\'s words, as problems at the body\'s path', async t => {
+  const { startMockNvr } = await import('../../src/start/start-mock-nvr.js')
+  const nvr = await startMockNvr({ port: 0, adminToken: 'admin', logLevel: 'silent' })
+  t.teardown(async () => await nvr.close())
+  const refusal = async (url: string, payload: unknown) => {
+    const answer = await nvr.app.inject({ method: 'PUT', url, headers: { authorization: 'Bearer admin' }, payload: payload as object })
+    t.equal(answer.statusCode, 400, url)
+    return (answer.json() as { result: { problems: Array<{ path: string, message: string }> } }).result.problems
+  }
+  const scoped = [{ token: 'has space', cameras: ['cam-1'] }]
+  t.strictSame(await refusal('/__admin/scoped-tokens', scoped), [{ path: '/0/token', message: words(thrown(() => resolveOptions({ scopedTokens: scoped })), 'option scopedTokens[0].token') }])
+  // The body may also be null, to turn the limit off; the range is the option's own.
+  const [rate] = await refusal('/__admin/rate-limit', { rateLimit: 0 })
+  const range = words(thrown(() => resolveOptions({ rateLimit: 0 })), 'option rateLimit').replace(/, not 0$/, '')
+  t.equal(rate?.message, `${range}, or null to turn the limit off`)
+  const [state] = await refusal('/__admin/health', { state: 'sleepy' })
+  t.match(state, { path: '/state', message: /^must be one of "online", "offline", "unreachable", "rebooting", "slow"$/ })
+})

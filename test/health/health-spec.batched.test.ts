@@ -41,7 +41,7 @@ t.test('a health takes a state, steps or a pattern; a state is the one step at 0
 
 t.test('impossible healths are refused, each problem under the path given', async t => {
   const refused = (health: unknown) => problemsOfHealth(health, '/health').map(({ path, message }) => `${path}: ${message}`)
-  t.strictSame(refused(3), ['/health: must be a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })'])
+  t.strictSame(refused(3), ['/health: must be a state ({ "state": "offline", … }), a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })'])
   t.strictSame(refused({}), ['/health/pattern: is missing'])
   t.strictSame(refused({ state: 'asleep' }), ['/health/state: must be one of "online", "offline", "unreachable", "rebooting", "slow"'])
   t.strictSame(refused({ pattern: 'wobble' }), ['/health/pattern: must be "flapping" or "reboot"'])
