@@ -31,7 +31,8 @@ export const NOT_FOR_PROXY: Readonly<Record<string, string>> = {
   manifest: ONE_DEVICE,
   'control-port': ONE_DEVICE,
   'offline-fraction': ONE_DEVICE,
-  'flapping-fraction': ONE_DEVICE
+  'flapping-fraction': ONE_DEVICE,
+  shard: ONE_DEVICE
 }
 
 // The proxy holds no token of the target's: one would let anyone who reaches the proxy in.
