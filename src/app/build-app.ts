@@ -112,7 +112,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   registerErrorAnswers(app)
   app.addHook('onRequest', checkEveryRequestOf(listeners.roleOfRequest, guardArea))
   registerApiPage(app, await registerOpenApi(app))
-  registerHealthz(app, proxy)
+  registerHealthz(app, proxy, fleet === undefined ? undefined : { isControl: request => !listeners.roleOfRequest(request).api, roster: fleet.roster })
   await registerApiArea(app, proxy)
   if (adminTokens !== undefined) await registerAdminArea(app, { tokens: adminTokens, fleet, manualClock, device: ownDevice })
 

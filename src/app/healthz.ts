@@ -1,12 +1,25 @@
 import { Type } from '@sinclair/typebox'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { healthErrorResponses } from '../openapi/response-schemas.js'
 import type { TargetProxy } from '../target-proxy/target-proxy.js'
+import type { DeviceRoster } from '../device/roster.js'
 
-/** GET /healthz: liveness and readiness, without authentication, with the counts of the data served now. */
-export function registerHealthz (app: FastifyInstance, proxy: TargetProxy | undefined): void {
-  app.withTypeProvider<TypeBoxTypeProvider>().get('/healthz', {
+export const HEALTHZ_PATH = '/healthz'
+
+/** A fleet's control address, whose /healthz counts the data of every device of the process that listens. */
+export interface ControlHealth {
+  /** Whether a request came to the control address. */
+  isControl: (request: FastifyRequest) => boolean
+  roster: DeviceRoster
+}
+
+/**
+ * GET /healthz: liveness and readiness, without authentication, with the counts of the data served now: a
+ * device's, or on a fleet's control address (`control`) those of its devices together.
+ */
+export function registerHealthz (app: FastifyInstance, proxy: TargetProxy | undefined, control?: ControlHealth): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(HEALTHZ_PATH, {
     schema: {
       operationId: 'checkHealth',
       summary: 'Liveness and readiness, without authentication',
@@ -24,7 +37,18 @@ export function registerHealthz (app: FastifyInstance, proxy: TargetProxy | unde
       }
     }
   }, function health (request) {
+    if (control?.isControl(request) === true) return { status: 'ok' as const, ...fleetCounts(control.roster) }
     const { cameras, lineCount } = request.device.store.current
     return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount, ...(proxy === undefined ? {} : { contractViolations: proxy.violationCount }) }
   })
+}
+
+function fleetCounts ({ entries }: DeviceRoster): { cameras: number, countingLines: number } {
+  let cameras = 0
+  let countingLines = 0
+  for (const { device } of entries) {
+    cameras += device.store.current.cameras.size
+    countingLines += device.store.current.lineCount
+  }
+  return { cameras, countingLines }
 }

@@ -8,6 +8,7 @@ import { afterWait } from '../device-api/carry-out.js'
 import { answerCors, applyCors } from './cors-answers.js'
 import { refusal as refusalPlan } from '../pipeline/decide.js'
 import type { ListenerRole } from './http-server.js'
+import { HEALTHZ_PATH } from './healthz.js'
 
 /** The role of the listener a request arrived on. */
 export type RoleOfRequest = (request: FastifyRequest) => ListenerRole
@@ -21,8 +22,8 @@ export function checkEveryRequestOf (roleOfRequest: RoleOfRequest, guardArea: Ar
     const role = roleOfRequest(request)
     const { device } = role
     if (answerCors(device.cors, request, reply)) return
-    // A fleet's device ports serve no admin API, and its control port nothing else.
-    if (!(role.api && role.admin) && isUnder(request.url, ADMIN_PREFIX) !== role.admin) {
+    // A fleet's device ports serve no admin API, and its control port nothing else but /healthz, for probes.
+    if (!(role.api && role.admin) && isUnder(request.url, ADMIN_PREFIX) !== role.admin && !(role.admin && isUnder(request.url, HEALTHZ_PATH))) {
       done(apiErrors.routeNotFound())
       return
     }

@@ -123,7 +123,7 @@ async function startFleet (io: CommandLineIo, options: Partial<ResolvedOptions>,
   try {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { startFleetCommand } = await import('./fleet-command.js')
-    fleet = await startFleetCommand({ prettyLogs: io.stdout.isTTY === true, ...options }, url => io.stdout.write(`mock-nvr fleet control on ${url}\n`), givenBy(argv, 'port'))
+    fleet = await startFleetCommand({ prettyLogs: io.stdout.isTTY === true, ...options }, url => io.stdout.write(`mock-nvr fleet control on ${url}\n`), { port: givenBy(argv, 'port'), shard: givenBy(argv, 'shard') })
   } catch (error) {
     return await failToStart(io, error, argv, options)
   }

@@ -48,7 +48,8 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { flag: 'manifest', key: 'manifest', kind: 'string', defaultText: 'none', value: 'FILE', help: "with a fleet: write each device's name, URL and cameras to this JSON file before the ready line" },
   { flag: 'control-port', key: 'controlPort', kind: 'integer', defaultText: '--port - 1, free under --port 0', value: 'PORT', help: "with a fleet: the port of the fleet's admin API and dashboard" },
   { flag: 'offline-fraction', key: 'offlineFraction', kind: 'fraction', defaultText: '0', value: 'F', help: 'with a fleet: this share of the devices (0 to 1), chosen by --seed, is offline from the start' },
-  { flag: 'flapping-fraction', key: 'flappingFraction', kind: 'fraction', defaultText: '0', value: 'F', help: 'with a fleet: this share of the devices (0 to 1), chosen by --seed, flaps: up 5 s, down 5 s' }
+  { flag: 'flapping-fraction', key: 'flappingFraction', kind: 'fraction', defaultText: '0', value: 'F', help: 'with a fleet: this share of the devices (0 to 1), chosen by --seed, flaps: up 5 s, down 5 s' },
+  { flag: 'shard', key: 'shard', kind: 'string', defaultText: 'none, the whole fleet', value: 'K/N', help: "with a fleet: serve only the K-th of its N slices of devices, by index, as the whole fleet would (names, ports, data, health); each shard's --control-port differs on one machine" }
 ]
 
 /** The CLI's own defaults where they differ from the library's: a fixed port and info logs. */

@@ -62,7 +62,8 @@ export const NOT_FOR_PROXY: Readonly<Record<string, string>> = {
   manifest: ONE_DEVICE,
   'control-port': ONE_DEVICE,
   'offline-fraction': ONE_DEVICE,
-  'flapping-fraction': ONE_DEVICE
+  'flapping-fraction': ONE_DEVICE,
+  shard: ONE_DEVICE
 }
 
 /** Why proxy refuses the target commands' token: it holds none, as one would let anyone who reaches the proxy in. */

@@ -3,6 +3,7 @@ import { describeOversize } from '../data/generate-size.js'
 import { fieldProblem, together, type OptionsProblem } from './option-problems.js'
 import type { ResolvedOptions } from './options-schema.js'
 import { scopeConflict } from '../contract/scoped-tokens.js'
+import { readShard, type ShardText } from './shard.js'
 
 /** What only the server's options can get wrong: the host, a generated size, and options that go (or never go) together. */
 export function combinationProblem (options: ResolvedOptions): OptionsProblem | undefined {
@@ -29,13 +30,13 @@ export function combinationProblem (options: ResolvedOptions): OptionsProblem | 
   if (generate !== undefined && options.fixtures !== undefined) {
     return together(['generate', 'fixtures'], (a, b) => `${a} cannot be combined with ${b}: generated data is served instead of fixture files`)
   }
-  const edge = options.devices === undefined ? undefined : portRangeProblem(options.port, options.devices, 'devices')
+  const edge = options.devices === undefined ? undefined : portRangeProblem(options.port, options.devices, 'devices') ?? shardCountProblem(options.shard, options.devices, 'devices')
   if (edge !== undefined) return edge
   if (options.devices !== undefined && options.fleet !== undefined) {
     return together(['devices', 'fleet'], (a, b) => `${a} cannot be combined with ${b}: the fleet file lists the devices`)
   }
   const fleet = options.devices !== undefined || options.fleet !== undefined
-  for (const key of ['manifest', 'controlPort', 'offlineFraction', 'flappingFraction'] as const) {
+  for (const key of ['manifest', 'controlPort', 'offlineFraction', 'flappingFraction', 'shard'] as const) {
     if (!fleet && options[key] !== undefined) return together([key, 'devices'], (a, b) => `${a} applies to a fleet only: give ${b} too`)
   }
   if ((options.offlineFraction ?? 0) + (options.flappingFraction ?? 0) > 1) {
@@ -61,4 +62,15 @@ export function portRangeProblem (port: number, count: number, countKey: string,
   if (port === 0 || last <= LAST_PORT) return undefined
   return together(['port', countKey], (first, devices) =>
     `${first} ${port} with ${counted(devices)} would put the last device on port ${last}: a fleet's ports must stay within ${LAST_PORT}, so from port ${port} at most ${LAST_PORT + 1 - port} device${port === LAST_PORT ? '' : 's'}`)
+}
+
+/**
+ * A shard, already checked on its own, of more slices than the fleet has devices, which would leave a slice none;
+ * `countKey` names what says how many devices (count or devices in the library, --devices or a fleet file on the CLI).
+ */
+export function shardCountProblem (shard: ShardText | undefined, devices: number, countKey: string): OptionsProblem | undefined {
+  if (shard === undefined) return undefined
+  const { index, count } = readShard(shard)
+  if (count <= devices) return undefined
+  return together(['shard', countKey], (first, second) => `${first} ${index}/${count} needs at least ${count} devices, one per slice, but ${second} gives ${devices}`)
 }

@@ -6,6 +6,7 @@ import { toDelayRange, type Delay } from '../util/delay.js'
 import { ANY_ORIGIN, describeNonOrigin } from '../wire/origin.js'
 import { parseGenerateSize } from '../data/generate-size.js'
 import { problemsOfHealth } from '../health/health-spec.js'
+import { shardProblem } from './shard.js'
 import { minItemsRule, patternRule, type ValueProblem } from '../util/value-errors.js'
 import { THROWN_ERROR_CODES } from '../errors/catalogue.js'
 import { MockNvrError } from '../errors/errors.js'
@@ -141,7 +142,8 @@ function describeSchemaError ({ type, schema }: ValueError): string {
   }
 }
 
-// What the schema cannot say of one value: a range's order, a size's text, a health's shape, origins that never match.
+// What the schema cannot say of one value: a range's order, a size's text, a health's shape, origins that never match,
+// a shard's numbers.
 function valueProblems (options: Record<string, unknown>, wrong: ReadonlySet<string>): OptionsProblem[] {
   const given = (key: string): boolean => options[key] !== undefined && !wrong.has(key)
   const problems: OptionsProblem[] = []
@@ -152,6 +154,8 @@ function valueProblems (options: Record<string, unknown>, wrong: ReadonlySet<str
   if (given('health')) problems.push(...problemsOfHealth(options.health).map(({ path, message }) => fieldProblem('health', path, message)))
   const origin = given('corsOrigins') ? originProblem(options.corsOrigins as readonly string[]) : undefined
   if (origin !== undefined) problems.push(origin)
+  const slice = given('shard') ? shardProblem(options.shard as string) : undefined
+  if (slice !== undefined) problems.push(fieldProblem('shard', '', slice, options.shard))
   return problems
 }
 

@@ -1,6 +1,7 @@
 import { Type, type Static, type StaticDecode } from '@sinclair/typebox'
 import { TokenSchema } from '../contract/schemas.js'
 import { DeviceSettingsSchema } from './device-settings.js'
+import { ShardSchema } from './shard.js'
 
 const LevelLiterals = [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')] as const
 /** pino's levels, and silent. */
@@ -10,7 +11,7 @@ export const LOG_LEVELS = LevelLiterals.map(literal => literal.const)
 export const MAX_FLEET_DEVICES = 20_000
 
 /** The options that start a fleet rather than one device. */
-export const FLEET_OPTIONS = ['devices', 'fleet', 'manifest', 'controlPort', 'offlineFraction', 'flappingFraction'] as const
+export const FLEET_OPTIONS = ['devices', 'fleet', 'manifest', 'controlPort', 'offlineFraction', 'flappingFraction', 'shard'] as const
 
 /** The default of maxHeaderSize, in bytes. */
 export const DEFAULT_MAX_HEADER_SIZE = 65536
@@ -72,7 +73,9 @@ export const OptionsSchema = Type.Object({
   /** A fleet: this share of its devices, chosen by the seed, is offline from the start. */
   offlineFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   /** A fleet: this share of its devices, chosen by the seed, flaps (up 5 s, down 5 s, each at its own phase). */
-  flappingFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 }))
+  flappingFraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  /** A fleet: serve only its K-th of N slices of devices by index, 'K/N', with the whole fleet's names, ports, data and health. */
+  shard: Type.Optional(ShardSchema)
 }, { additionalProperties: false })
 /** The options as given, every one of them. */
 export type GivenOptions = Static<typeof OptionsSchema>

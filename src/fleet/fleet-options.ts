@@ -4,7 +4,8 @@ import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/opt
 import { FLEET_OPTIONS, MAX_FLEET_DEVICES, type ResolvedOptions } from '../config/options-schema.js'
 import type { DeviceSettings, FleetDeviceOptions } from '../config/device-settings.js'
 import { devicesProblems } from '../config/fleet-problems.js'
-import { portRangeProblem } from '../config/combination-problems.js'
+import { portRangeProblem, shardCountProblem } from '../config/combination-problems.js'
+import { readShard, shardRange, type ShardText } from '../config/shard.js'
 import { schemaProblems, together } from '../config/option-problems.js'
 import { deviceName, deviceSeed } from './device-names.js'
 import { plansByFraction } from '../health/fractions.js'
@@ -38,6 +39,11 @@ export type FleetSharedOptions = Omit<MockNvrOptions, typeof FLEET_OPTIONS[numbe
   offlineFraction?: number
   /** This share of them, chosen by the seed, flaps. */
   flappingFraction?: number
+  /**
+   * 'K/N': start only the K-th of N contiguous slices of the devices, by index, each as the whole fleet would
+   * start it (name, port, data, seed, health); N processes together serve the whole fleet.
+   */
+  shard?: ShardText
 }
 
 /** A device to start: its name, options resolved, and where its data comes from. */
@@ -58,14 +64,20 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
   if (problems.length > 0) throw new OptionsError(problems)
   const listed: FleetDeviceOptions[] = devices ?? Array.from({ length: count as number }, (_, index) => ({ name: deviceName(index) }))
   const base = resolveOptions(withoutHooks(shared))
-  // The fractions are the fleet's own options: checked as such (devices marks the options as a fleet's).
-  const { offlineFraction, flappingFraction } = shared
-  resolveOptions({ devices: 1, ...(offlineFraction === undefined ? {} : { offlineFraction }), ...(flappingFraction === undefined ? {} : { flappingFraction }) })
+  // The fractions and the shard are the fleet's own options: checked as such (fleet marks the options as a
+  // fleet's, whose devices are counted below).
+  const { offlineFraction, flappingFraction, shard } = shared
+  resolveOptions({ fleet: 'startMockFleet', ...defined({ offlineFraction, flappingFraction, shard }) })
   // A device without a port of its own takes the fleet's port plus its place.
-  const edge = portRangeProblem(base.port, listed.findLastIndex(device => device.port === undefined) + 1, devices === undefined ? 'count' : 'devices')
+  const countKey = devices === undefined ? 'count' : 'devices'
+  const edge = portRangeProblem(base.port, listed.findLastIndex(device => device.port === undefined) + 1, countKey) ?? shardCountProblem(shard, listed.length, countKey)
   if (edge !== undefined) throw new OptionsError(edge)
+  // Chosen among the whole fleet's devices, and every device planned, so a shard's devices are the fleet's own.
   const byFraction = plansByFraction(listed.filter(device => device.health === undefined).map(device => device.name), base.seed, { offline: shared.offlineFraction, flapping: shared.flappingFraction })
-  return listed.map((device, index) => planDevice(device, index, shared, base, byFraction))
+  const plans = listed.map((device, index) => planDevice(device, index, shared, base, byFraction))
+  if (shard === undefined) return plans
+  const { start, end } = shardRange(readShard(shard), plans.length)
+  return plans.slice(start, end)
 }
 
 function planDevice ({ name, port: ownPort, ...settings }: FleetDeviceOptions, index: number, shared: FleetSharedOptions, base: ResolvedOptions, byFraction: ReadonlyMap<string, DeviceSettings['health']>): DevicePlan {
@@ -100,7 +112,7 @@ export function controlPortOf ({ controlPort, port = 0 }: FleetSharedOptions, pl
   return chosen
 }
 
-function withoutHooks ({ data, logger, controlPort, manifest, onControlListening, offlineFraction, flappingFraction, ...rest }: FleetSharedOptions): MockNvrOptions {
+function withoutHooks ({ data, logger, controlPort, manifest, onControlListening, offlineFraction, flappingFraction, shard, ...rest }: FleetSharedOptions): MockNvrOptions {
   return rest
 }
 

@@ -86,14 +86,15 @@ t.test('a port\'s gate takes requests before the fast path and Fastify', async t
   t.equal((await get(port, '/nvr/v1/cameras/cam-1/counting_lines')).status, 200)
 })
 
-t.test('a control listener serves the admin API alone, a device listener of a fleet never serves it', async t => {
+t.test('a control listener serves the admin API and /healthz alone, a device listener of a fleet never serves the admin API', async t => {
   const { addListener, first } = await serve(t, ADMIN_TOKEN)
   const control = addListener({ device: first, api: false, admin: true })
   const deviceOnly = addListener({ device: first, api: true, admin: false })
   const [controlPort, devicePort] = [await control.listen(0, '127.0.0.1'), await deviceOnly.listen(0, '127.0.0.1')]
   t.equal((await get(controlPort, '/__admin/faults', ADMIN)).status, 200)
   t.match(await get(controlPort, '/nvr/v1/cameras/cam-1/counting_lines'), { status: 404, body: { result: { errorCode: 'PATH_NOT_FOUND' } } }, 'the fast path does not answer there')
-  t.match(await get(controlPort, '/healthz', {}), { status: 404 })
+  t.match(await get(controlPort, '/healthz', {}), { status: 200 }, 'for probes')
+  t.match(await get(controlPort, '/openapi.json', {}), { status: 404 })
   t.match(await get(devicePort, '/__admin/faults', ADMIN), { status: 404, body: { result: { errorCode: 'PATH_NOT_FOUND' } } })
   t.equal((await get(devicePort, '/nvr/v1/cameras/cam-1/counting_lines')).status, 200)
   const store = new DataStore(datasetFromData(OTHER_DATA))

@@ -21,12 +21,12 @@ t.test('proxy takes no fleet flag: --devices is refused by name, never starting 
     stdout: '',
     stderr: 'mock-nvr: --devices does not apply to proxy: a proxy is one device, forwarding to one target. Run mock-nvr proxy --help for the flags.\n'
   })
-  for (const flag of ['--fleet', '--manifest', '--control-port', '--offline-fraction', '--flapping-fraction']) {
+  for (const flag of ['--fleet', '--manifest', '--control-port', '--offline-fraction', '--flapping-fraction', '--shard']) {
     await t.rejects(parseProxyArgs(['--target', TARGET, flag, '1']), { message: `${flag} does not apply to proxy: a proxy is one device, forwarding to one target` }, flag)
   }
   t.equal((await runCommand(['proxy', '--target', TARGET], { MOCK_NVR_DEVICES: '2' })).stderr,
     'mock-nvr: MOCK_NVR_DEVICES does not apply to proxy: a proxy is one device, forwarding to one target. Run mock-nvr proxy --help for the flags.\n')
-  t.match((await runCommand(['proxy', '--help'])).stdout, 'but for --devices, --fleet, --manifest, --control-port, --offline-fraction and --flapping-fraction: a proxy is one device, forwarding to one target;')
+  t.match((await runCommand(['proxy', '--help'])).stdout, 'but for --devices, --fleet, --manifest, --control-port, --offline-fraction, --flapping-fraction and --shard: a proxy is one device, forwarding to one target;')
 })
 
 t.test('the environment twins of the flags proxy refuses are refused too, by the variable\'s name', async t => {

@@ -61,7 +61,15 @@ const BAD_VALUES: Record<string, Array<[value: string, problem: string]>> = {
   // A schedule file that is not there, or wrong, is found when it is read (exit 1, naming the file and JSON path).
   schedule: [],
   'offline-fraction': [['-0.1', "must be a number from 0 to 1, not '-0.1'"], ['half', "must be a number from 0 to 1, like 0.25, not 'half'"], ['0.5', 'applies to a fleet only: give --devices too']],
-  'flapping-fraction': [['1.5', "must be a number from 0 to 1, not '1.5'"], ['0.5', 'applies to a fleet only: give --devices too']]
+  'flapping-fraction': [['1.5', "must be a number from 0 to 1, not '1.5'"], ['0.5', 'applies to a fleet only: give --devices too']],
+  shard: [
+    ['0/3', "must be K/N with K from 1 to N, not '0/3'"],
+    ['4/3', "must be K/N with K from 1 to N, not '4/3'"],
+    ['a/b', "must be K/N, the K-th of N slices of the fleet's devices, like 2/3, not 'a/b'"],
+    ['1/0', "must be K/N with N at least 1, not '1/0'"],
+    ['2', "must be K/N, the K-th of N slices of the fleet's devices, like 2/3, not '2'"],
+    ['1/3', 'applies to a fleet only: give --devices too']
+  ]
 }
 
 // Words of the code, not of the user: the option keys that differ from their flag, and TypeBox's phrases.

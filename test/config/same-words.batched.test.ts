@@ -21,7 +21,8 @@ const CASES: Array<{ flag: string, text: string, key: keyof MockNvrOptions, valu
   { flag: 'generate', text: '1001x1000', key: 'generate', value: '1001x1000', device: true },
   { flag: 'port', text: '70000', key: 'port', value: 70000 },
   { flag: 'log-level', text: 'loud', key: 'logLevel', value: 'loud' },
-  { flag: 'clock', text: 'fast', key: 'clock', value: 'fast' }
+  { flag: 'clock', text: 'fast', key: 'clock', value: 'fast' },
+  { flag: 'shard', text: '4/3', key: 'shard', value: '4/3' }
 ]
 
 // The words after the name, with quotes and list positions (a repeatable flag's value is its list's [0], /0 in a file) taken out.
