@@ -4,12 +4,15 @@
 //   dashboard  docs/dashboard.png: the dashboard at /__admin/ui/ after a few requests, one of them failed by a fault.
 //   fleet      docs/fleet-dashboard.png and docs/fleet-dashboard-phone.png: a fleet of 1,000 devices on a laptop's
 //              screen and a phone's (390×844), some of them offline, rebooting, with faults in force or answering.
+//   grafana    docs/grafana-dashboard.png: the panels of examples/grafana/mock-nvr-dashboard.json, drawn from a real
+//              Prometheus (Debian's package) scraping a fleet through a four-minute load test (grafana-picture/).
 import { mkdir } from 'node:fs/promises'
 import type { BrowserContext, Page } from 'playwright-core'
 import { startMockFleet, startMockNvr, type MockFleet, type MockNvr } from '../src/index.js'
 import { authorize, openApiPage, tryOperation } from '../test-browser/api-page-actions.js'
 import { launchChromium } from '../test-browser/chromium.js'
 import { DASHBOARD_PATH, openDashboard } from '../test-browser/dashboard-actions.js'
+import { grafanaPicture } from './grafana-picture/picture.js'
 
 const DOCS = new URL('../docs/', import.meta.url)
 const ADMIN_TOKEN = 'demo-admin-token'
@@ -17,7 +20,8 @@ const API = { authorization: 'Bearer demo-token' }
 const PICTURES: Record<string, (context: BrowserContext) => Promise<void>> = {
   'api-page': context => withNvr(nvr => apiPage(context, nvr, new URL('api-page.png', DOCS))),
   dashboard: context => withNvr(nvr => dashboard(context, nvr, new URL('dashboard.png', DOCS))),
-  fleet: context => fleetPictures(context)
+  fleet: context => fleetPictures(context),
+  grafana: context => grafanaPicture(context, new URL('grafana-dashboard.png', DOCS))
 }
 
 const wanted = process.argv.slice(2)

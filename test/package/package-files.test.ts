@@ -18,8 +18,9 @@ const ALLOWED = [
   /^fixtures\/[\w.-]+\.json$/,
   /^dashboard\/[\w.-]+\.(html|js|css|svg)$/,
   /^docs\/[\w.-]+\.(md|png)$/,
-  // The example tests and recipes the docs show, one folder deep at most.
-  /^examples\/([\w-]+\/)?[\w.-]+\.(ts|mjs|yml|json)$/
+  // The example tests and recipes the docs show, one folder deep at most, and a folder's README.
+  /^examples\/([\w-]+\/)?[\w.-]+\.(ts|mjs|yml|json)$/,
+  /^examples\/[\w-]+\/README\.md$/
 ]
 /** Never in the package, whatever the patterns above let in: installed packages, caches and dot files. */
 const NEVER = /(^|\/)(node_modules|\.[^/]*)(\/|$)/
