@@ -6,6 +6,7 @@ import { resolveOptions, type MockNvrOptions } from '../../src/config/options.js
 import { readFleetFile } from '../../src/fleet/fleet-file.js'
 import { planDevices } from '../../src/fleet/fleet-options.js'
 import { resolveHandlerOptions } from '../../src/msw/handler-options.js'
+import { thrown } from '../helpers/thrown.js'
 
 /**
  * One bad value on every surface that takes it: the flag's text, the library's value (a fleet file's too). What
@@ -28,15 +29,6 @@ const CASES: Array<{ flag: string, text: string, key: keyof MockNvrOptions, valu
 // The words after the name, with quotes and list positions (a repeatable flag's value is its list's [0], /0 in a file) taken out.
 function words (message: string, name: string): string {
   return message.slice(message.indexOf(name) + name.length).replace(/^(\[0\]|\/0)/, '').replace(/^:/, '').replace(/'([^']*)'/g, '$1').replace(/"([^"]*)"/g, '$1').replace(/\[("?)([^\]]*)\1\]/g, '$2').trim()
-}
-
-function thrown (fn: () => unknown): string {
-  try {
-    fn()
-  } catch (error) {
-    return (error as Error).message
-  }
-  return 'accepted'
 }
 
 t.test('the CLI, startMockNvr, startMockFleet\'s devices and the MSW handlers refuse a value in the same words', async t => {

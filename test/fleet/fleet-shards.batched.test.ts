@@ -8,15 +8,7 @@ import { startMockFleet, startMockNvr } from '../../src/index.js'
 import { runCommand } from '../helpers/cli-process.js'
 import { SAMPLE_DATA } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
-
-function thrown (fn: () => unknown): string {
-  try {
-    fn()
-  } catch (error) {
-    return (error as Error).message
-  }
-  return 'accepted'
-}
+import { thrown } from '../helpers/thrown.js'
 
 t.test('slices are contiguous, in order, as even as they can be, and cover the fleet once', async t => {
   t.strictSame([1, 2, 3].map(index => shardRange({ index, count: 3 }, 10)), [{ start: 0, end: 4 }, { start: 4, end: 7 }, { start: 7, end: 10 }])
