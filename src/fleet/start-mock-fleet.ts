@@ -13,7 +13,7 @@ import { pickLimits } from '../config/limits.js'
 import { loadTls } from '../config/tls.js'
 import { resolveOptions } from '../config/options.js'
 import { createLogger, deviceLogger, logsWritten } from '../logging/logger.js'
-import { deviceState } from '../start/device-state.js'
+import { deviceState, SharedDeviceParts } from '../start/device-state.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import { baseUrl } from '../util/listen-address.js'
 import { describeControlListenError } from '../start/listen-error.js'
@@ -59,9 +59,11 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const clock = shared.clock === 'manual' ? new ManualClock() : new RealClock()
   // Every line about one device names it.
   const logs = plans.map(plan => deviceLogger(logger, plan.name))
+  // Devices of the same settings share their CORS policy and their tokens' digests.
+  const parts = new SharedDeviceParts()
   const devices = plans.map((plan, index) => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore, {}, {
     schedule: schedules[index] as DeviceSchedule, clock, seed: plan.options.seed, log: logs[index] as FastifyBaseLogger
-  }))
+  }, parts))
   const roster = new Roster(devices)
   const settled = async () => await roster.settled()
   const { app, listener: control, addListener } = await buildServingApp({
