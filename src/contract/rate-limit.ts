@@ -16,6 +16,10 @@ export interface RateLimiterOptions {
   now?: () => number
 }
 
+function performanceNow (): number {
+  return performance.now()
+}
+
 /**
  * The device's rate limit: per token, a bucket of `perSecond` requests that refills at `perSecond` a second,
  * continuously. Off, it holds nothing and its callers skip it on one boolean.
@@ -26,7 +30,7 @@ export class RateLimiter {
   #buckets: Map<string, Bucket> | undefined
   #perSecond: number | undefined
 
-  constructor ({ perSecond, now = () => performance.now() }: RateLimiterOptions = {}) {
+  constructor ({ perSecond, now = performanceNow }: RateLimiterOptions = {}) {
     this.#now = now
     this.#perSecond = perSecond
   }

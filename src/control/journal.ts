@@ -36,6 +36,9 @@ export interface JournalEntry {
 
 // Slots are made as requests come, from this many, doubling up to the capacity: a device nobody calls holds none.
 const FIRST_SLOTS = 16
+const NO_SLOTS: never[] = []
+const NO_STATUSES = new Uint16Array(0)
+const NO_TIMES = new Float64Array(0)
 
 /**
  * The last N requests in a ring buffer of parallel arrays: recording one is a few writes into slots that already
@@ -44,14 +47,15 @@ const FIRST_SLOTS = 16
  */
 export class RequestJournal {
   readonly capacity: number
-  #methods: string[] = []
-  #urls: string[] = []
-  #params: Array<unknown> = []
-  #statuses = new Uint16Array(0)
-  #faults: Array<string | null> = []
-  #completedAt = new Float64Array(0)
-  #durations = new Float64Array(0)
-  #violations: Array<number | null> = []
+  // Every journal starts with these, which nothing writes to: the first request grows them into its own.
+  #methods: string[] = NO_SLOTS
+  #urls: string[] = NO_SLOTS
+  #params: Array<unknown> = NO_SLOTS
+  #statuses = NO_STATUSES
+  #faults: Array<string | null> = NO_SLOTS
+  #completedAt = NO_TIMES
+  #durations = NO_TIMES
+  #violations: Array<number | null> = NO_SLOTS
   /** Slots made so far: up to the capacity. */
   #slots = 0
   #next = 0

@@ -162,8 +162,15 @@ export class DeviceHealth {
     await this.#work
   }
 
-  // Set on the port while the state is not plain listening; a closed port meets no request.
-  readonly #gate: RequestGate = (request, response, proceed) => {
+  // Set on the port while the state is not plain listening; a closed port meets no request. Made when first
+  // needed: most devices of a fleet stay online.
+  #gateFunction: RequestGate | undefined
+  get #gate (): RequestGate {
+    this.#gateFunction ??= (request, response, proceed) => this.#pass(request, response, proceed)
+    return this.#gateFunction
+  }
+
+  #pass (request: IncomingMessage, response: ServerResponse, proceed: () => void): boolean {
     const { phase, start, spec } = this.#current
     if (phase.mode === 'holding') {
       this.#hold(response)
