@@ -1,4 +1,4 @@
-// npm run bench:fleet [-- --counts 1000,5000,10000] [--rounds R] [--port P] [--json] [--load [--loaded N] [--duration S]]
+// npm run bench:fleet [-- --counts 1000,5000,10000] [--rounds R] [--port P] [--cli FILE] [--json] [--load [--loaded N] [--duration S]]
 // Fleets from the built CLI on the bundled fixtures, one size after another: how long each takes to be ready (its
 // ready line), the CPU and memory it took, the memory per device, and the metrics scrape of the largest; the sizes
 // are taken in turn, round after round, and each figure is the median of its rounds. With --load, how many
@@ -7,7 +7,7 @@ import autocannon from 'autocannon'
 import { existsSync, rmSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { AUTH_HEADERS, BENCH_TOKEN } from './bench-data.js'
@@ -20,6 +20,8 @@ const { values } = parseArgs({
     counts: { type: 'string', default: '1000,5000,10000' },
     rounds: { type: 'string', default: '3' },
     port: { type: 'string', default: '20001' },
+    // Another build's CLI, e.g. of a worktree at an older commit, to compare it in the same sitting.
+    cli: { type: 'string' },
     json: { type: 'boolean', default: false },
     load: { type: 'boolean', default: false },
     loaded: { type: 'string', default: '100' },
@@ -27,7 +29,7 @@ const { values } = parseArgs({
   }
 })
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+const CLI = values.cli === undefined ? fileURLToPath(new URL('../dist/cli.js', import.meta.url)) : resolve(values.cli)
 const ADMIN_TOKEN = 'bench-admin'
 // Devices probed once a fleet is ready, spread from the first to the last: the ready line says every one listens.
 const PROBED = 16
@@ -163,7 +165,7 @@ async function compareUnderLoad (loaded: number, duration: number) {
 }
 
 async function main (): Promise<void> {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first (npm run bench:fleet does)')
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm run bench:fleet does)`)
   const sizes = counts()
   const port = whole('port', values.port as string)
   const largest = sizes.at(-1) as number
@@ -208,7 +210,7 @@ async function main (): Promise<void> {
   const report = {
     command: `npm run bench:fleet -- ${process.argv.slice(2).join(' ')}`.replace(/ -- $/, ''),
     machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, node: process.version, openFiles: files ?? null, loadAverage: loadavg().map(each => Math.round(each * 100) / 100) },
-    fleet: { command: `node dist/cli.js --devices N --port ${port} --token ${BENCH_TOKEN} --admin-token ${ADMIN_TOKEN} --manifest FILE`, rounds, starts, skipped },
+    fleet: { command: `node ${values.cli ?? 'dist/cli.js'} --devices N --port ${port} --token ${BENCH_TOKEN} --admin-token ${ADMIN_TOKEN} --manifest FILE`, rounds, starts, skipped },
     ...(scrape === undefined ? {} : { metrics: scrape }),
     ...(underLoad === undefined ? {} : { load: underLoad })
   }
