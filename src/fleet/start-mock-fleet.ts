@@ -19,10 +19,9 @@ import { baseUrl } from '../util/listen-address.js'
 import { describeControlListenError } from '../start/listen-error.js'
 import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from './fleet-options.js'
 import { writeManifest } from './manifest.js'
-import { listenOnFreePorts, type FreePortFailure } from './free-ports.js'
+import { listenDevices } from './free-ports.js'
 import { loadDeviceSchedule } from '../start/device-schedule.js'
 import { ManualClock, RealClock } from '../util/clock.js'
-import { FleetListenError } from '../errors/errors.js'
 
 /** A running fleet: its control address, its devices, and verbs on all of them at once. */
 export interface MockFleet {
@@ -143,25 +142,9 @@ async function loadStores (plans: readonly DevicePlan[], data: unknown): Promise
   return stores
 }
 
-// Devices with a port of their own all at once, then those on free ports (port 0); if any fails, the error
-// names the first device that failed and the caller closes the rest.
+// Every device on its port, or a free one; if any fails, the error names the first device that failed and the caller closes the rest.
 async function listenAll (devices: readonly Device[], ports: readonly DevicePort[], plans: readonly DevicePlan[], host: string): Promise<void> {
-  const listen = async (index: number, port: number) => await (devices[index] as Device).listen(ports[index] as DevicePort, port, host)
-  const given = plans.flatMap((plan, index) => plan.options.port === 0 ? [] : [index])
-  const results = await Promise.allSettled(given.map(async index => await listen(index, (plans[index] as DevicePlan).options.port)))
-  const failed = results.findIndex(result => result.status === 'rejected')
-  if (failed !== -1) throw listenError(plans[given[failed] as number] as DevicePlan, (results[failed] as PromiseRejectedResult).reason)
-  const free = plans.flatMap((plan, index) => plan.options.port === 0 ? [index] : [])
-  try {
-    await listenOnFreePorts(free.length, async (place, port) => await listen(free[place] as number, port))
-  } catch (error) {
-    const { index, reason } = error as FreePortFailure
-    throw listenError(plans[free[index] as number] as DevicePlan, reason)
-  }
-}
-
-function listenError (plan: DevicePlan, reason: unknown): FleetListenError {
-  return new FleetListenError(plan.name, plan.options.port, reason as NodeJS.ErrnoException)
+  await listenDevices(plans, async (index, port) => await (devices[index] as Device).listen(ports[index] as DevicePort, port, host))
 }
 
 function deviceHandle (app: FastifyInstance, { device, url }: RosterEntry, certificate: string | undefined): Omit<MockNvr, 'clock'> {
