@@ -10,6 +10,22 @@ const CLIENT_CORE = '1'
 const CLOCK_TICKS_PER_SECOND = 100
 const START_TIMEOUT_MS = 120_000
 
+/** Every server this process started and that has not exited: killed if the bench ends first, however it ends. */
+const running = new Set<ChildProcess>()
+process.once('exit', () => { for (const child of running) child.kill('SIGKILL') })
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`bench: ${signal}: stopping the servers it started\n`)
+    process.exit(130)
+  })
+}
+
+/** Kills the child when this process exits, should it still run then. */
+export function stopWithThisProcess (child: ChildProcess): void {
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+}
+
 /** True when taskset can pin processes to cores (Linux with util-linux) and there are two cores to pin to. */
 export function canPin (cores: number): boolean {
   if (cores < 2) return false
@@ -63,6 +79,7 @@ export class ServerProcess {
     const url = `http://127.0.0.1:${port}`
     const started = performance.now()
     const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], env: serverEnvironment() })
+    stopWithThisProcess(child)
     let stderr = ''
     child.stderr?.setEncoding('utf8').on('data', chunk => { stderr += chunk })
     const exited = once(child, 'exit').then(([code]) => {
@@ -80,18 +97,12 @@ export class ServerProcess {
 
   /** CPU time (user and system) the server has used so far, in seconds; undefined without /proc. */
   cpuSeconds (): number | undefined {
-    const stat = readProc(`/proc/${String(this.#child.pid)}/stat`)
-    if (stat === undefined) return undefined
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
+    return cpuSecondsOf(this.#child.pid as number)
   }
 
   /** Resident memory now and at its peak, in MB; undefined without /proc. */
   memory (): { rssMb: number, peakRssMb: number } | undefined {
-    const status = readProc(`/proc/${String(this.#child.pid)}/status`)
-    if (status === undefined) return undefined
-    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1])
-    return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) }
+    return memoryOf(this.#child.pid as number)
   }
 
   async stop (): Promise<void> {
@@ -102,12 +113,28 @@ export class ServerProcess {
   }
 }
 
+/** CPU time (user and system) a process has used so far, in seconds; undefined without /proc. */
+export function cpuSecondsOf (pid: number): number | undefined {
+  const stat = readProc(`/proc/${pid}/stat`)
+  if (stat === undefined) return undefined
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
+}
+
+/** A process's resident memory now and at its peak, in MB; undefined without /proc. */
+export function memoryOf (pid: number): { rssMb: number, peakRssMb: number } | undefined {
+  const status = readProc(`/proc/${pid}/status`)
+  if (status === undefined) return undefined
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1])
+  return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) }
+}
+
 // Settings of the caller's shell (MOCK_NVR_LOG_LEVEL, a NODE_OPTIONS loader) would skew what is compared.
-function serverEnvironment (): NodeJS.ProcessEnv {
+export function serverEnvironment (): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MOCK_NVR_') && name !== 'NODE_OPTIONS'))
 }
 
-function readProc (path: string): string | undefined {
+export function readProc (path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8')
   } catch {

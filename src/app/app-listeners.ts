@@ -43,7 +43,7 @@ export class AppListeners {
   readonly serverFactory: FastifyServerFactory = (handler, options) => {
     this.#handler = handler
     this.#settings = { serverOptions: this.#serverOptions, https: this.#https, keepAliveTimeout: options.keepAliveTimeout as number, requestTimeout: options.requestTimeout as number, connectionTimeout: options.connectionTimeout as number }
-    return createListenerServer(this.ownRole, this.#fastPath, handler, this.#settings)
+    return createListenerServer(this.ownRole, { fastPath: this.#fastPath, fastify: handler }, this.#settings)
   }
 
   /** Caps and tracks the app's own server's connections, and closes every listener with the app; returns the app's own port. */
@@ -74,7 +74,7 @@ export class AppListeners {
     // One role object for the server and the port: the port sets its gate, the server reads it.
     const portRole: ListenerRole = { ...role, gate: null }
     // Made by Fastify's server factory, which ran when the app was made.
-    const server = createListenerServer(portRole, this.#fastPath, this.#handler as FastifyServerFactoryHandler, this.#settings as ServerSettings)
+    const server = createListenerServer(portRole, { fastPath: this.#fastPath, fastify: this.#handler as FastifyServerFactoryHandler }, this.#settings as ServerSettings)
     server.on('clientError', answerClientError)
     answerServerEdgeCases(server)
     const app = this.#app as FastifyInstance

@@ -13,12 +13,13 @@ import { closeAfterAnswer, type HttpSocket } from '../wire/close-after-answer.js
  */
 export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs: number): (server: Server) => void {
   const sockets = new Set<HttpSocket>()
+  // One listener for every server of the app.
+  function trackConnection (socket: HttpSocket): void {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  }
   function trackConnections (server: Server): void {
-    const event = server instanceof TlsServer ? 'secureConnection' : 'connection'
-    server.on(event, function trackConnection (socket: HttpSocket) {
-      sockets.add(socket)
-      socket.once('close', () => sockets.delete(socket))
-    })
+    server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', trackConnection)
   }
   trackConnections(app.server)
   app.addHook('preClose', function closeConnectionsWhenDone (done) {

@@ -19,14 +19,18 @@ export function answerHttpEdgeCases (app: FastifyInstance): void {
 
 /** What a server of the app answers before any request reaches Fastify: expectations and tunnels. */
 export function answerServerEdgeCases (server: Server): void {
-  // HTTP allows ignoring an expectation the server does not know; Node would answer 417 with no body.
-  server.on('checkExpectation', function ignoreExpectation (request: IncomingMessage, response: ServerResponse) {
-    server.emit('request', request, response)
-  })
-  // No tunnel is ever opened: a CONNECT is refused in the envelope instead of having its connection dropped.
-  server.on('connect', function refuseTunnel (request: IncomingMessage, socket: Duplex) {
-    refuseOnSocket(socket, apiErrors.methodNotAllowed(request.method as string, READ_METHODS))
-  })
+  server.on('checkExpectation', ignoreExpectation)
+  server.on('connect', refuseTunnel)
+}
+
+// HTTP allows ignoring an expectation the server does not know; Node would answer 417 with no body.
+function ignoreExpectation (this: Server, request: IncomingMessage, response: ServerResponse): void {
+  this.emit('request', request, response)
+}
+
+// No tunnel is ever opened: a CONNECT is refused in the envelope instead of having its connection dropped.
+function refuseTunnel (request: IncomingMessage, socket: Duplex): void {
+  refuseOnSocket(socket, apiErrors.methodNotAllowed(request.method as string, READ_METHODS))
 }
 
 /**

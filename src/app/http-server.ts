@@ -37,25 +37,47 @@ export function roleOf (request: IncomingMessage, fallback: ListenerRole): Liste
   return (request as MarkedRequest)[ROLE] ?? fallback
 }
 
+const SERVED_ROLE = Symbol('the role a server serves')
+type RoleServer = Server & { [SERVED_ROLE]: ListenerRole }
+
+/** How an app's servers hand a request on: to the fast path, then to Fastify's handler. */
+export interface RequestRoute {
+  fastPath: FastPath
+  fastify: FastifyServerFactoryHandler
+}
+
+// One request handler for every server of an app, which reads the server's role: a device's server holds no
+// closures of its own, so 10,000 of them cost their sockets and their state, not 10,000 copies of this.
+const handlers = new WeakMap<FastPath, (this: Server, request: IncomingMessage, response: ServerResponse) => void>()
+
+function handlerOf ({ fastPath, fastify }: RequestRoute): (this: Server, request: IncomingMessage, response: ServerResponse) => void {
+  let handler = handlers.get(fastPath)
+  if (handler !== undefined) return handler
+  function serve (role: ListenerRole, request: IncomingMessage, response: ServerResponse): void {
+    if (role.api && fastPath.answer(role.device, request, response)) return
+    (request as MarkedRequest)[ROLE] = role
+    fastify(request, response)
+  }
+  handler = function handle (this: Server, request: IncomingMessage, response: ServerResponse): void {
+    const role = (this as RoleServer)[SERVED_ROLE]
+    const { gate } = role
+    // The admin API is the mock's, not the device's: a single mock-nvr's, which shares the port, is never held.
+    if (gate !== null && !(role.admin && isUnder(request.url as string, ADMIN_PREFIX)) && gate(request, response, () => serve(role, request, response))) return
+    serve(role, request, response)
+  }
+  handlers.set(fastPath, handler)
+  return handler
+}
+
 /**
  * A server of the app for one listener: each request meets the port's gate, then the fast path, then
  * Fastify's handler, marked with the listener's role so every hook finds its device.
  */
-export function createListenerServer (role: ListenerRole, fastPath: FastPath, fastify: FastifyServerFactoryHandler, settings: ServerSettings): Server {
-  const { device } = role
-  function handle (request: IncomingMessage, response: ServerResponse): void {
-    const { gate } = role
-    // The admin API is the mock's, not the device's: a single mock-nvr's, which shares the port, is never held.
-    if (gate !== null && !(role.admin && isUnder(request.url as string, ADMIN_PREFIX)) && gate(request, response, () => serve(request, response))) return
-    serve(request, response)
-  }
-  function serve (request: IncomingMessage, response: ServerResponse): void {
-    if (role.api && fastPath.answer(device, request, response)) return
-    (request as MarkedRequest)[ROLE] = role
-    fastify(request, response)
-  }
+export function createListenerServer (role: ListenerRole, route: RequestRoute, settings: ServerSettings): Server {
   const { serverOptions, https } = settings
+  const handle = handlerOf(route)
   const server = https === undefined ? createHttpServer(serverOptions, handle) : createHttpsServer({ ...https, ...serverOptions }, handle)
+  ;(server as RoleServer)[SERVED_ROLE] = role
   // What Fastify sets on a server it makes itself.
   server.keepAliveTimeout = settings.keepAliveTimeout
   server.requestTimeout = settings.requestTimeout

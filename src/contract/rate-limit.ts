@@ -16,16 +16,20 @@ export interface RateLimiterOptions {
   now?: () => number
 }
 
+// One clock for every limiter that is given none.
+const performanceNow = performance.now.bind(performance)
+
 /**
  * The device's rate limit: per token, a bucket of `perSecond` requests that refills at `perSecond` a second,
  * continuously. Off, it holds nothing and its callers skip it on one boolean.
  */
 export class RateLimiter {
   readonly #now: () => number
-  readonly #buckets = new Map<string, Bucket>()
+  // Made when a limit first counts a request: a device without one holds none.
+  #buckets: Map<string, Bucket> | undefined
   #perSecond: number | undefined
 
-  constructor ({ perSecond, now = () => performance.now() }: RateLimiterOptions = {}) {
+  constructor ({ perSecond, now = performanceNow }: RateLimiterOptions = {}) {
     this.#now = now
     this.#perSecond = perSecond
   }
@@ -42,7 +46,7 @@ export class RateLimiter {
   /** Sets the limit (undefined turns it off); every token starts again with a full bucket. */
   set (perSecond: number | undefined): void {
     this.#perSecond = perSecond
-    this.#buckets.clear()
+    this.#buckets?.clear()
   }
 
   /**
@@ -54,11 +58,12 @@ export class RateLimiter {
     if (perSecond === undefined) return undefined
     const now = this.#now()
     const capacity = perSecond * REQUEST
-    let bucket = this.#buckets.get(token)
+    const buckets = this.#buckets ??= new Map()
+    let bucket = buckets.get(token)
     if (bucket === undefined) {
-      if (this.#buckets.size >= REMEMBERED_BUCKETS) this.#buckets.delete(this.#buckets.keys().next().value as string)
+      if (buckets.size >= REMEMBERED_BUCKETS) buckets.delete(buckets.keys().next().value as string)
       bucket = { credit: capacity, at: now }
-      this.#buckets.set(token, bucket)
+      buckets.set(token, bucket)
     }
     // Credit refills by perSecond thousandths of a request each millisecond.
     bucket.credit = Math.min(capacity, bucket.credit + Math.max(0, now - bucket.at) * perSecond)

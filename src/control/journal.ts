@@ -34,20 +34,30 @@ export interface JournalEntry {
   contractViolations?: number
 }
 
+// Slots are made as requests come, from this many, doubling up to the capacity: a device nobody calls holds none.
+const FIRST_SLOTS = 16
+const NO_SLOTS: never[] = []
+const NO_STATUSES = new Uint16Array(0)
+const NO_TIMES = new Float64Array(0)
+
 /**
- * The last N requests in a ring buffer of parallel arrays allocated once: recording one is a few
- * writes into slots that already exist, so an idle journal costs next to nothing per request.
+ * The last N requests in a ring buffer of parallel arrays: recording one is a few writes into slots that already
+ * exist, so an idle journal costs next to nothing per request. The slots are made as the requests come, doubling
+ * up to N, and then reused: a fleet of 10,000 devices holds slots for the requests they have had, not 10,000 × N.
  */
 export class RequestJournal {
   readonly capacity: number
-  readonly #methods: string[]
-  readonly #urls: string[]
-  readonly #params: Array<unknown>
-  readonly #statuses: Uint16Array
-  readonly #faults: Array<string | null>
-  readonly #completedAt: Float64Array
-  readonly #durations: Float64Array
-  readonly #violations: Array<number | null>
+  // Every journal starts with these, which nothing writes to: the first request grows them into its own.
+  #methods: string[] = NO_SLOTS
+  #urls: string[] = NO_SLOTS
+  #params: Array<unknown> = NO_SLOTS
+  #statuses = NO_STATUSES
+  #faults: Array<string | null> = NO_SLOTS
+  #completedAt = NO_TIMES
+  #durations = NO_TIMES
+  #violations: Array<number | null> = NO_SLOTS
+  /** Slots made so far: up to the capacity. */
+  #slots = 0
   #next = 0
   #size = 0
   #total = 0
@@ -56,14 +66,6 @@ export class RequestJournal {
 
   constructor (capacity = DEFAULT_JOURNAL_SIZE) {
     this.capacity = capacity
-    this.#methods = new Array<string>(capacity).fill('')
-    this.#urls = new Array<string>(capacity).fill('')
-    this.#params = new Array<unknown>(capacity).fill(null)
-    this.#faults = new Array<string | null>(capacity).fill(null)
-    this.#statuses = new Uint16Array(capacity)
-    this.#completedAt = new Float64Array(capacity)
-    this.#durations = new Float64Array(capacity)
-    this.#violations = new Array<number | null>(capacity).fill(null)
   }
 
   /** Requests recorded since the start or the last clear(), dropped ones included. */
@@ -76,6 +78,8 @@ export class RequestJournal {
     const url = request.url
     if (this.capacity === 0 || url.startsWith(ADMIN_PREFIX)) return
     const slot = this.#next
+    // Only before the ring first wraps: from then on every slot exists.
+    if (slot === this.#slots) this.#grow()
     this.#methods[slot] = request.method
     this.#urls[slot] = url
     this.#params[slot] = request.params
@@ -98,6 +102,21 @@ export class RequestJournal {
     const first = this.#size < this.capacity ? 0 : this.#next
     for (let offset = 0; offset < this.#size; offset++) entries.push(this.#entry((first + offset) % this.capacity))
     return entries
+  }
+
+  // Twice as many slots, up to the capacity, the recorded ones copied over.
+  #grow (): void {
+    const slots = Math.min(this.capacity, Math.max(FIRST_SLOTS, this.#slots * 2))
+    const added = slots - this.#slots
+    this.#methods = this.#methods.concat(new Array<string>(added).fill(''))
+    this.#urls = this.#urls.concat(new Array<string>(added).fill(''))
+    this.#params = this.#params.concat(new Array<unknown>(added).fill(null))
+    this.#faults = this.#faults.concat(new Array<string | null>(added).fill(null))
+    this.#violations = this.#violations.concat(new Array<number | null>(added).fill(null))
+    this.#statuses = grown(this.#statuses, new Uint16Array(slots))
+    this.#completedAt = grown(this.#completedAt, new Float64Array(slots))
+    this.#durations = grown(this.#durations, new Float64Array(slots))
+    this.#slots = slots
   }
 
   clear (): void {
@@ -128,6 +147,11 @@ export class RequestJournal {
       ...(violations === null ? {} : { contractViolations: violations })
     }
   }
+}
+
+function grown<Typed extends Uint16Array | Float64Array> (from: Typed, to: Typed): Typed {
+  to.set(from)
+  return to
 }
 
 // The router's wildcard ('*': the rest of an unknown path, or of a docs asset) names nothing a user can read.

@@ -11,6 +11,8 @@ import type { HealthListener } from '../health/device-health.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import type { RequestRecorder } from '../control/request-recorder.js'
 
+const PORT = Symbol('the port of a server')
+
 /** What a port needs of the device it serves: to refuse a request as the device answers. */
 export interface PortDevice {
   readonly cors: CorsPolicy
@@ -37,15 +39,21 @@ export class DevicePort implements HealthListener {
   readonly server: Server
   #host = '127.0.0.1'
   #port = 0
-  readonly #sockets = new Set<Socket>()
+  // Made with the first connection: a port nobody connects to holds none.
+  #sockets: Set<Socket> | undefined
+
+  // One listener for every port's server, which finds its port on the server.
+  static readonly #track = function trackSocket (this: Server & { [PORT]: DevicePort }, socket: Socket): void {
+    const sockets = this[PORT].#sockets ??= new Set()
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  }
 
   constructor (role: PortRole, server: Server) {
     this.role = role
     this.server = server
-    server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
-      this.#sockets.add(socket)
-      socket.once('close', () => this.#sockets.delete(socket))
-    })
+    ;(server as Server & { [PORT]: DevicePort })[PORT] = this
+    server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', DevicePort.#track)
   }
 
   get listening (): boolean {
@@ -92,7 +100,7 @@ export class DevicePort implements HealthListener {
   async stop (): Promise<void> {
     this.server.close()
     const ended: Array<Promise<void>> = []
-    for (const socket of this.#sockets) {
+    for (const socket of this.#sockets ?? []) {
       if (closeAfterAnswer(socket)) continue
       ended.push(new Promise(resolve => socket.once('close', () => resolve())))
       socket.destroy()

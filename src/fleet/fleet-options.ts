@@ -74,25 +74,32 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
   if (edge !== undefined) throw new OptionsError(edge)
   // Chosen among the whole fleet's devices, and every device planned, so a shard's devices are the fleet's own.
   const byFraction = plansByFraction(listed.filter(device => device.health === undefined).map(device => device.name), base.seed, { offline: shared.offlineFraction, flapping: shared.flappingFraction })
-  const plans = listed.map((device, index) => planDevice(device, index, shared, base, byFraction))
+  const resolved = new Map<string, ResolvedOptions>()
+  const plans = listed.map((device, index) => planDevice(device, index, shared, base, byFraction, resolved))
   if (shard === undefined) return plans
   const { start, end } = shardRange(readShard(shard), plans.length)
   return plans.slice(start, end)
 }
 
-function planDevice ({ name, port: ownPort, ...settings }: FleetDeviceOptions, index: number, shared: FleetSharedOptions, base: ResolvedOptions, byFraction: ReadonlyMap<string, DeviceSettings['health']>): DevicePlan {
+/**
+ * A device's plan. Devices whose own settings are the same (all of a --devices fleet, but for the flapping
+ * ones' phases) have their options checked and resolved once: they differ only in the port and the seed, whose
+ * values are valid by construction (the port range and the seeds' checks came first), so 10,000 devices are
+ * not 10,000 runs of every check. Those devices share the resolved arrays and objects (tokens, origins), which
+ * nothing changes.
+ */
+function planDevice ({ name, port: ownPort, ...settings }: FleetDeviceOptions, index: number, shared: FleetSharedOptions, base: ResolvedOptions, byFraction: ReadonlyMap<string, DeviceSettings['health']>, resolved: Map<string, ResolvedOptions>): DevicePlan {
   const port = ownPort ?? (base.port === 0 ? 0 : base.port + index)
   const ownData = settings.fixtures !== undefined || settings.generate !== undefined
   const generate = ownData ? settings.generate : base.generate
   const fixtures = ownData ? settings.fixtures : base.fixtures
-  const input: MockNvrOptions = {
-    ...withoutHooks(shared),
-    ...defined({ ...settings, health: settings.health ?? byFraction.get(name) }),
-    port,
-    generate,
-    fixtures,
-    seed: generate === undefined ? settings.seed ?? base.seed : settings.seed ?? deviceSeed(base.seed, name)
-  }
+  const own = defined({ ...settings, health: settings.health ?? byFraction.get(name) })
+  const seed = generate === undefined ? settings.seed ?? base.seed : settings.seed ?? deviceSeed(base.seed, name)
+  // The fleet file's and startMockFleet's device settings are JSON values, checked before any plan is made.
+  const key = JSON.stringify([own, generate, fixtures])
+  const known = resolved.get(key)
+  if (known !== undefined) return { name, options: { ...known, port, seed }, dataKey: dataKeyOf(name, generate, fixtures, shared) }
+  const input: MockNvrOptions = { ...withoutHooks(shared), ...own, port, generate, fixtures, seed }
   let options: ResolvedOptions
   try {
     options = resolveOptions(input)
@@ -100,8 +107,12 @@ function planDevice ({ name, port: ownPort, ...settings }: FleetDeviceOptions, i
     // What only the device and the shared options together get wrong (its token is the admin token).
     throw new OptionsError(`device ${name}: ${(error as Error).message}`)
   }
-  const dataKey = generate !== undefined ? `generated:${name}` : fixtures !== undefined ? `fixtures:${fixtures}` : shared.data !== undefined ? 'data' : 'bundled'
-  return { name, options, dataKey }
+  resolved.set(key, options)
+  return { name, options, dataKey: dataKeyOf(name, generate, fixtures, shared) }
+}
+
+function dataKeyOf (name: string, generate: unknown, fixtures: string | undefined, shared: FleetSharedOptions): string {
+  return generate !== undefined ? `generated:${name}` : fixtures !== undefined ? `fixtures:${fixtures}` : shared.data !== undefined ? 'data' : 'bundled'
 }
 
 /** The fleet's control port: the one given, else the fleet's port − 1, or a free one under port 0. */

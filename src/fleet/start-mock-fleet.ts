@@ -13,15 +13,15 @@ import { pickLimits } from '../config/limits.js'
 import { loadTls } from '../config/tls.js'
 import { resolveOptions } from '../config/options.js'
 import { createLogger, deviceLogger, logsWritten } from '../logging/logger.js'
-import { deviceState } from '../start/device-state.js'
+import { deviceState, SharedDeviceParts } from '../start/device-state.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import { baseUrl } from '../util/listen-address.js'
 import { describeControlListenError } from '../start/listen-error.js'
 import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from './fleet-options.js'
 import { writeManifest } from './manifest.js'
+import { listenDevices } from './free-ports.js'
 import { loadDeviceSchedule } from '../start/device-schedule.js'
 import { ManualClock, RealClock } from '../util/clock.js'
-import { FleetListenError } from '../errors/errors.js'
 
 /** A running fleet: its control address, its devices, and verbs on all of them at once. */
 export interface MockFleet {
@@ -59,9 +59,11 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const clock = shared.clock === 'manual' ? new ManualClock() : new RealClock()
   // Every line about one device names it.
   const logs = plans.map(plan => deviceLogger(logger, plan.name))
+  // Devices of the same settings share their CORS policy and their tokens' digests.
+  const parts = new SharedDeviceParts()
   const devices = plans.map((plan, index) => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore, {}, {
     schedule: schedules[index] as DeviceSchedule, clock, seed: plan.options.seed, log: logs[index] as FastifyBaseLogger
-  }))
+  }, parts))
   const roster = new Roster(devices)
   const settled = async () => await roster.settled()
   const { app, listener: control, addListener } = await buildServingApp({
@@ -140,13 +142,9 @@ async function loadStores (plans: readonly DevicePlan[], data: unknown): Promise
   return stores
 }
 
-// All at once; if any port fails, the error names the first device that failed and the caller closes the rest.
+// Every device on its port, or a free one; if any fails, the error names the first device that failed and the caller closes the rest.
 async function listenAll (devices: readonly Device[], ports: readonly DevicePort[], plans: readonly DevicePlan[], host: string): Promise<void> {
-  const results = await Promise.allSettled(devices.map(async (device, index) => await device.listen(ports[index] as DevicePort, (plans[index] as DevicePlan).options.port, host)))
-  const failed = results.findIndex(result => result.status === 'rejected')
-  if (failed === -1) return
-  const plan = plans[failed] as DevicePlan
-  throw new FleetListenError(plan.name, plan.options.port, (results[failed] as PromiseRejectedResult).reason as NodeJS.ErrnoException)
+  await listenDevices(plans, async (index, port) => await (devices[index] as Device).listen(ports[index] as DevicePort, port, host))
 }
 
 function deviceHandle (app: FastifyInstance, { device, url }: RosterEntry, certificate: string | undefined): Omit<MockNvr, 'clock'> {

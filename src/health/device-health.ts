@@ -78,8 +78,9 @@ export class DeviceHealth {
   #portTaken: { port: number, reason: string } | undefined
   #stopped = false
   #work: Promise<void> = Promise.resolve()
-  readonly #held = new Set<ServerResponse>()
-  readonly #delayed = new Map<ClockTimer, () => void>()
+  // Made when a state first holds or slows a request: most devices of a fleet never need them.
+  #held: Set<ServerResponse> | undefined
+  #delayed: Map<ClockTimer, () => void> | undefined
 
   constructor ({ clock, plan, log, events }: DeviceHealthOptions) {
     this.#clock = clock
@@ -153,16 +154,23 @@ export class DeviceHealth {
     this.#stopped = true
     if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer)
     this.#releaseHeld()
-    for (const [timer, resume] of this.#delayed) {
+    for (const [timer, resume] of this.#delayed ?? []) {
       this.#clock.clearTimer(timer)
       resume()
     }
-    this.#delayed.clear()
+    this.#delayed = undefined
     await this.#work
   }
 
-  // Set on the port while the state is not plain listening; a closed port meets no request.
-  readonly #gate: RequestGate = (request, response, proceed) => {
+  // Set on the port while the state is not plain listening; a closed port meets no request. Made when first
+  // needed: most devices of a fleet stay online.
+  #gateFunction: RequestGate | undefined
+  get #gate (): RequestGate {
+    this.#gateFunction ??= (request, response, proceed) => this.#pass(request, response, proceed)
+    return this.#gateFunction
+  }
+
+  #pass (request: IncomingMessage, response: ServerResponse, proceed: () => void): boolean {
     const { phase, start, spec } = this.#current
     if (phase.mode === 'holding') {
       this.#hold(response)
@@ -179,10 +187,11 @@ export class DeviceHealth {
     const latency = latencyAt(spec, now - start)
     if (latency === 0) return false
     const timer = this.#clock.setTimer(() => {
-      this.#delayed.delete(timer)
+      // Made below, before the timer can fire; stop() clears the timer before it lets go of the map.
+      ;(this.#delayed as Map<ClockTimer, () => void>).delete(timer)
       proceed()
     }, latency)
-    this.#delayed.set(timer, proceed)
+    ;(this.#delayed ??= new Map()).set(timer, proceed)
     return true
   }
 
@@ -192,8 +201,9 @@ export class DeviceHealth {
       response.destroy()
       return
     }
-    this.#held.add(response)
-    response.once('close', () => this.#held.delete(response))
+    const held = this.#held ??= new Set()
+    held.add(response)
+    response.once('close', () => held.delete(response))
   }
 
   #update (cause: HealthCause): void {
@@ -255,8 +265,10 @@ export class DeviceHealth {
   }
 
   #releaseHeld (): void {
-    for (const response of this.#held) response.destroy()
-    this.#held.clear()
+    const held = this.#held
+    if (held === undefined) return
+    for (const response of held) response.destroy()
+    held.clear()
   }
 
   #iso (time: number): string {

@@ -13,12 +13,46 @@ export interface DeviceExtras {
 }
 
 /**
- * A device from its options: its tokens and scoped tokens, CORS, faults, latency, rate limit and journal, on its
- * store; with `life`, its health and drift over time too.
+ * What devices made from the same resolved settings share: one CORS policy, and their tokens' digests. A fleet's
+ * devices with the same settings have the same resolved arrays (fleet-options.ts), which are the keys here.
  */
-export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedTarget, now }: DeviceExtras = {}, life?: DeviceLifeOptions): Device {
-  // With no --token any token opens the device API, except the admin token.
-  const tokens = new TokenPolicy(options.tokens, options.adminToken === undefined ? [] : [options.adminToken], options.scopedTokens)
+export class SharedDeviceParts {
+  readonly #cors = new WeakMap<readonly string[], CorsPolicy>()
+  readonly #tokens = new WeakMap<readonly string[], Array<{ adminToken: string | undefined, scopedTokens: ResolvedOptions['scopedTokens'], policy: TokenPolicy }>>()
+
+  /** The CORS policy of these origins; it never changes, so one serves every device. */
+  cors (origins: readonly string[]): CorsPolicy {
+    let policy = this.#cors.get(origins)
+    if (policy === undefined) {
+      policy = new CorsPolicy(origins)
+      this.#cors.set(origins, policy)
+    }
+    return policy
+  }
+
+  /** A token policy of its own for a device, sharing the digests of every policy made from the same options. */
+  tokens ({ tokens, adminToken, scopedTokens }: Pick<ResolvedOptions, 'tokens' | 'adminToken' | 'scopedTokens'>): TokenPolicy {
+    let made = this.#tokens.get(tokens)
+    if (made === undefined) {
+      made = []
+      this.#tokens.set(tokens, made)
+    }
+    const known = made.find(each => each.adminToken === adminToken && each.scopedTokens === scopedTokens)
+    if (known !== undefined) return known.policy.sibling()
+    // With no --token any token opens the device API, except the admin token.
+    const policy = new TokenPolicy(tokens, adminToken === undefined ? [] : [adminToken], scopedTokens)
+    made.push({ adminToken, scopedTokens, policy })
+    return policy.sibling()
+  }
+}
+
+/**
+ * A device from its options: its tokens and scoped tokens, CORS, faults, latency, rate limit and journal, on its
+ * store; with `life`, its health and drift over time too. Devices made with the same `shared` share what their
+ * options make alike.
+ */
+export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedTarget, now }: DeviceExtras = {}, life?: DeviceLifeOptions, shared = new SharedDeviceParts()): Device {
+  const tokens = shared.tokens(options)
   const control = new MockControl({
     store,
     latency: latencyRange(options),
@@ -31,7 +65,7 @@ export function deviceState (name: string, options: ResolvedOptions, store: Data
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(now === undefined ? {} : { now })
   })
-  return new Device({ name, store, tokens, cors: new CorsPolicy(options.corsOrigins), control }, life)
+  return new Device({ name, store, tokens, cors: shared.cors(options.corsOrigins), control }, life)
 }
 
 function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {

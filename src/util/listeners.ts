@@ -2,9 +2,12 @@
  * Whoever listens to something that happens often, such as a request recorded. While nobody listens `tell` is
  * null, so what happens costs one check; one listener is told directly, several each in turn.
  */
+// Shared by every list with no listener yet: a list is replaced, never changed in place.
+const NONE: readonly never[] = []
+
 export class Listeners<Args extends unknown[]> {
   // Replaced, never changed in place: a listener that leaves while being told does not make another one missed.
-  #listeners: ReadonlyArray<(...args: Args) => void> = []
+  #listeners: ReadonlyArray<(...args: Args) => void> = NONE
   /** Tells every listener; null while there is none. */
   tell: ((...args: Args) => void) | null = null
 

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { startMockNvr } from '../../src/index.js'
+import { RequestJournal } from '../../src/control/journal.js'
 import { AUTH } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
 
@@ -93,4 +94,15 @@ t.test('the startMockNvr handle reads and clears the journal of real requests', 
   t.match(nvr.requests(), [{ method: 'GET', path: '/nvr/v1/cameras/cam-1/counting_lines', params: { id: 'cam-1' }, authenticated: true, status: 200 }])
   nvr.resetRequests()
   t.strictSame(nvr.requests(), [])
+})
+
+t.test('the journal makes its slots as requests come, and keeps the last N in order as it grows and wraps', async t => {
+  const journal = new RequestJournal(40)
+  const record = (index: number) => journal.record({ method: 'GET', url: `/nvr/v1/cameras/cam-${index}/counting_lines`, params: { id: `cam-${index}` } }, 200, index)
+  for (let index = 1; index <= 17; index++) record(index)
+  t.strictSame(journal.entries().map(entry => entry.params.id), Array.from({ length: 17 }, (_, index) => `cam-${index + 1}`), 'past its first 16 slots')
+  for (let index = 18; index <= 100; index++) record(index)
+  t.strictSame(journal.entries().map(entry => entry.params.id), Array.from({ length: 40 }, (_, index) => `cam-${index + 61}`), 'the last 40, oldest first')
+  t.strictSame(journal.entries().map(entry => entry.durationMs), Array.from({ length: 40 }, (_, index) => index + 61))
+  t.equal(journal.total, 100)
 })

@@ -5,7 +5,7 @@ import { MockControl } from '../../src/control/mock-control.js'
 import { Device } from '../../src/device/device.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
-import { OptionsError, ScopedTokensError, startMockNvr } from '../../src/index.js'
+import { OptionsError, ScopedTokensError, startMockFleet, startMockNvr, type MockNvr } from '../../src/index.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
@@ -178,3 +178,29 @@ function problemOf (sentence: string) {
   const [, path = '', message = sentence] = /^(\/\S*): (.*)$/.exec(sentence) ?? []
   return { path, message }
 }
+
+t.test('siblings share their tokens\' digests, each with scoped tokens of its own: a fleet\'s devices of the same settings', async t => {
+  const first = new TokenPolicy([TOKEN], ['admin'], SCOPED_TOKENS)
+  const [a, b] = [first.sibling(), first.sibling()]
+  for (const policy of [a, b]) {
+    t.equal(policy.judge(AUTH.authorization), 'accepted')
+    t.match(policy.admit(`Bearer ${SCOPED}`), { token: SCOPED }, 'the scoped tokens it was made with')
+    t.equal(policy.judge('Bearer admin'), 'invalid_token')
+    t.equal(policy.neverAdmits('admin'), true)
+    t.equal(policy.neverAdmits(TOKEN), false)
+  }
+  a.setScopedTokens([])
+  t.equal(a.judge(`Bearer ${SCOPED}`), 'invalid_token', 'replaced on one')
+  t.match(b.admit(`Bearer ${SCOPED}`), { token: SCOPED }, 'kept on the other')
+  t.equal(new TokenPolicy(['both'], ['both']).neverAdmits('both'), false, 'a refused token that is also a token opens')
+})
+
+t.test('a fleet\'s devices of the same settings: one device\'s scoped tokens replaced, the others keep theirs', async t => {
+  const fleet = await startMockFleet({ count: 2, data: SAMPLE_DATA, tokens: [TOKEN], scopedTokens: SCOPED_TOKENS, corsOrigins: ['https://app.example'] })
+  t.teardown(() => fleet.close())
+  const [first, second] = fleet.devices as [MockNvr, MockNvr]
+  first.setScopedTokens([])
+  const list = async (device: MockNvr) => (await fetch(`${device.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: bearer(SCOPED) })).status
+  t.equal(await list(first), 401)
+  t.equal(await list(second), 200)
+})

@@ -17,6 +17,19 @@ t.test('devices are named nvr-001 …, and each generated device has a seed of i
   t.equal(planDevices({ count: 1 })[0]?.dataKey, 'bundled')
 })
 
+t.test('devices with the same settings are resolved once, to the options each would have alone', async t => {
+  const shared = { port: 9000, tokens: ['site-token'], corsOrigins: ['https://app.example'], latency: { min: 5, max: 9 }, flappingFraction: 0.5 }
+  const plans = planDevices({ ...shared, devices: [{ name: 'a' }, { name: 'b' }, { name: 'c', generate: '1x2' }, { name: 'd', generate: '1x2' }, { name: 'e', seed: 9 }, { name: 'f' }] })
+  for (const [index, plan] of plans.entries()) {
+    const { name, ...settings } = [{ name: 'a' }, { name: 'b' }, { name: 'c', generate: '1x2' }, { name: 'd', generate: '1x2' }, { name: 'e', seed: 9 }, { name: 'f' }][index] as { name: string }
+    const generated = 'generate' in settings
+    const alone = resolveOptions({ ...shared, flappingFraction: undefined, ...settings, port: 9000 + index, ...(plan.options.health === undefined ? {} : { health: plan.options.health }), seed: generated ? deviceSeed(1, name) : plan.options.seed })
+    t.strictSame(plan.options, alone, `device ${name}`)
+  }
+  t.equal(new Set(plans.map(plan => plan.options.port)).size, 6, 'each its own port')
+  t.equal(new Set(plans.map(plan => plan.options.seed)).size, 4, 'the generated ones each their own seed, e its own')
+})
+
 t.test('the control port is the fleet\'s port − 1, a free one under port 0, or the one given, never a device\'s', async t => {
   t.equal(controlPortOf({ port: 9000 }, planDevices({ count: 2, port: 9000 })), 8999)
   t.equal(controlPortOf({}, planDevices({ count: 2 })), 0)

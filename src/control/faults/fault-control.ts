@@ -37,6 +37,7 @@ const NO_HEADERS: readonly string[] = []
 /** What a fault that took a request asked for: one of its kinds, or a delay alone; or a Prefer header. */
 export type InjectedKind = FaultKindName | 'delay' | 'prefer'
 export const INJECTED_KINDS: readonly InjectedKind[] = [...FAULT_KIND_NAMES, 'delay', 'prefer']
+const NONE_INJECTED: Readonly<Record<InjectedKind, number>> = Object.freeze(Object.fromEntries(INJECTED_KINDS.map(kind => [kind, 0])) as Record<InjectedKind, number>)
 
 /**
  * Injected faults, --latency and Prefer handling for the device API, as data: what a request meets is decided
@@ -47,21 +48,34 @@ export class FaultControl {
   readonly #allowPrefer: boolean
   readonly #seed: number
   readonly #schedule: (resume: () => void, ms: number) => void
-  #random: Random
+  // Made when a delay is first picked: a device without latency or faults never needs it.
+  #random: Random | undefined
   /** Oldest first; the newest matching fault wins, as a later override should. */
   #faults: Fault[] = []
   #nextId = 1
   #active: boolean
-  /** The requests faults and Prefer took, by kind, since the device started; no reset clears it. */
-  readonly injected: Record<InjectedKind, number> = Object.fromEntries(INJECTED_KINDS.map(kind => [kind, 0])) as Record<InjectedKind, number>
+  #injected: Record<InjectedKind, number> | undefined
 
   constructor ({ latency, allowPrefer = false, seed = 1, schedule = waitWithTimer }: FaultControlOptions = {}) {
     this.#latency = latency
     this.#allowPrefer = allowPrefer
     this.#seed = seed
     this.#schedule = schedule
-    this.#random = createRandom(seed)
     this.#active = this.#isActive()
+  }
+
+  /** The requests faults and Prefer took, by kind, since the device started; no reset clears it. */
+  get injected (): Readonly<Record<InjectedKind, number>> {
+    return this.#injected ?? NONE_INJECTED
+  }
+
+  #count (kind: InjectedKind): void {
+    (this.#injected ??= { ...NONE_INJECTED })[kind]++
+  }
+
+  #pick (delay: DelayRange): number {
+    this.#random ??= createRandom(this.#seed)
+    return pickDelay(this.#random, delay)
   }
 
   /** Whether any fault, latency or Prefer handling may change an answer: when not, no request needs a plan. */
@@ -71,7 +85,7 @@ export class FaultControl {
 
   /** The --latency wait of an answer no fault takes, in milliseconds (0 without --latency). */
   latencyWait (): number {
-    return this.#latency === undefined ? 0 : pickDelay(this.#random, this.#latency)
+    return this.#latency === undefined ? 0 : this.#pick(this.#latency)
   }
 
   /** Runs `resume` once `ms` have passed, on the control's clock. */
@@ -88,18 +102,18 @@ export class FaultControl {
     const preferences = header === undefined ? undefined : parsePreferences(header)
     if (typeof preferences === 'string') return { waitMs: 0, fault: null, headers: NO_HEADERS, effect: apiErrors.invalidPrefer(preferences) }
     if (preferences !== undefined) {
-      this.injected.prefer++
+      this.#count('prefer')
       const status = preferences.code === undefined || preferences.code === 200 ? undefined : preferences.code
       return this.#planned(preferences.delay ?? this.#latency, 'prefer', ['preference-applied', preferences.applied], status === undefined ? undefined : { status })
     }
     const fault = this.#consumeMatch(request)
     if (fault === undefined) return this.#planned(this.#latency, null, NO_HEADERS, undefined)
-    this.injected[FAULT_KIND_NAMES.find(kind => fault[kind] !== undefined) ?? 'delay']++
+    this.#count(FAULT_KIND_NAMES.find(kind => fault[kind] !== undefined) ?? 'delay')
     return this.#planned(delayRangeOf(fault) ?? this.#latency, fault.id, NO_HEADERS, fault)
   }
 
   #planned (delay: DelayRange | undefined, fault: string | null, headers: readonly string[], answer: Answer | undefined): FaultPlan {
-    const waitMs = delay === undefined ? 0 : pickDelay(this.#random, delay)
+    const waitMs = delay === undefined ? 0 : this.#pick(delay)
     return { waitMs, fault, headers, effect: effectOf(answer) ?? 'none' }
   }
 
@@ -129,7 +143,7 @@ export class FaultControl {
   reset (): void {
     this.clear()
     this.#nextId = 1
-    this.#random = createRandom(this.#seed)
+    this.#random = undefined
   }
 
   #isActive (): boolean {
