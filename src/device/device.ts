@@ -104,10 +104,23 @@ export class Device {
 
   /** Listens on its port, then starts its schedule and drift there; resolves with the port's number. */
   async listen (port: DevicePort, number: number, host: string): Promise<number> {
-    this.#port = port
-    const listened = await port.listen(number, host)
-    this.#begin(port)
+    const listened = await this.open(port, number, host)
+    this.begin()
     return listened
+  }
+
+  /**
+   * Listens on its port without starting its schedule and drift: a fleet starts them once every device listens,
+   * in the devices' order, whatever order their ports were found in. Resolves with the port's number.
+   */
+  async open (port: DevicePort, number: number, host: string): Promise<number> {
+    this.#port = port
+    return await port.listen(number, host)
+  }
+
+  /** Starts its schedule and drift on the port it listens on. */
+  begin (): void {
+    this.#begin(this.#port as DevicePort)
   }
 
   #begin (port: DevicePort): void {

@@ -143,8 +143,11 @@ async function loadStores (plans: readonly DevicePlan[], data: unknown): Promise
 }
 
 // Every device on its port, or a free one; if any fails, the error names the first device that failed and the caller closes the rest.
+// Their schedules and drift start once every one listens, in their order: a port taken meanwhile and tried again
+// changes no device's timeline, nor the order of the devices' events.
 async function listenAll (devices: readonly Device[], ports: readonly DevicePort[], plans: readonly DevicePlan[], host: string): Promise<void> {
-  await listenDevices(plans, async (index, port) => await (devices[index] as Device).listen(ports[index] as DevicePort, port, host))
+  await listenDevices(plans, async (index, port) => await (devices[index] as Device).open(ports[index] as DevicePort, port, host))
+  for (const device of devices) device.begin()
 }
 
 function deviceHandle (app: FastifyInstance, { device, url }: RosterEntry, certificate: string | undefined): Omit<MockNvr, 'clock'> {
