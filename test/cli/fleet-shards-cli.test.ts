@@ -118,9 +118,12 @@ async function freePortRange (from: number, to: number): Promise<number> {
 
 async function isTaken (port: number): Promise<boolean> {
   const server = createServer()
-  server.listen(port, '127.0.0.1')
-  const [event] = await Promise.race([once(server, 'listening').then(() => ['listening']), once(server, 'error').then(() => ['error'])])
-  if (event === 'error') return true
+  // events.once rejects on 'error', so a taken port is read from the listen's own outcome.
+  const listened = await new Promise<boolean>(resolve => {
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => resolve(true))
+  })
+  if (!listened) return true
   server.close()
   await once(server, 'close')
   return false
