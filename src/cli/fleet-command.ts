@@ -1,5 +1,5 @@
 import type { ResolvedOptions } from '../config/options-schema.js'
-import { portRangeProblem, shardCountProblem } from '../config/combination-problems.js'
+import { portRangeProblem, portsFromFleetPort, shardCountProblem } from '../config/combination-problems.js'
 import { readFleetFile } from '../fleet/fleet-file.js'
 import type { FleetOptions } from '../fleet/fleet-options.js'
 import { startMockFleet, type MockFleet } from '../fleet/start-mock-fleet.js'
@@ -22,8 +22,8 @@ export async function startFleetCommand (options: Partial<ResolvedOptions>, writ
   // Called for --devices N or --fleet FILE, which the options' checks let through one at a time.
   if (file === undefined) return await startMockFleet({ ...shared, count: count as number, onControlListening })
   const { defaults, devices } = await readFleetFile(file)
-  // The library would name its own options; the CLI names the flag and the file. A device without a port of its own takes --port plus its place: the last such one decides the range.
-  const placed = devices.findLastIndex(device => device.port === undefined) + 1
+  // The library would name its own options; the CLI names the flag and the file.
+  const placed = portsFromFleetPort(devices)
   const edge = portRangeProblem(shared.port as number, placed, 'devices', () => `the ${placed === devices.length ? '' : 'first '}${placed} devices of ${file} (--fleet)`)
   if (edge !== undefined) throw new UsageError(edge.sentence([givenBy.port, ''], String))
   const slices = shardCountProblem(shared.shard, devices.length, 'devices')

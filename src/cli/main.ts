@@ -69,7 +69,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
     // One line per problem, the pointer to --help after the last.
     const lines = (error as UsageError).message.split('\n').map(sentence)
     // The files it names are checked too, so that one run reports every problem.
-    const files = first === 'proxy' ? [] : await problemsOfNamedFiles(argv, io.env)
+    const files = first === 'proxy' ? [] : await problemsOfFiles({ argv, env: io.env })
     return fail(io, EXIT_USAGE, [`${lines.join('\nmock-nvr: ')} Run mock-nvr ${first === 'proxy' ? 'proxy ' : ''}--help for the flags.`, ...files].join('\nmock-nvr: '))
   }
   if (command.command === 'help' || command.command === 'version') {
@@ -142,16 +142,11 @@ async function failToStart (io: CommandLineIo, error: unknown, argv: readonly st
   return fail(io, EXIT_FAILURE, problems.length > 0 ? problems.join('\nmock-nvr: ') : describeStartFailure(error, givenBy(argv, 'host')))
 }
 
-async function problemsOfFiles (files: NamedFiles): Promise<string[]> {
-  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
-  const { fileProblems } = await import('./file-problems.js')
-  return await fileProblems(files)
-}
-
-async function problemsOfNamedFiles (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+// Given the files, or the command line whose flags could not all be read.
+async function problemsOfFiles (files: NamedFiles | { argv: readonly string[], env: NodeJS.ProcessEnv }): Promise<string[]> {
   /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { fileProblems, namedFiles } = await import('./file-problems.js')
-  return await fileProblems(namedFiles(argv, env))
+  return await fileProblems('argv' in files ? namedFiles(files.argv, files.env) : files)
 }
 
 function sentence (message: string): string {

@@ -52,6 +52,11 @@ export function combinationProblem (options: ResolvedOptions): OptionsProblem | 
 /** The highest port a device may have. */
 export const LAST_PORT = 65535
 
+/** How many ports from the fleet's port its devices take: a device without a port of its own takes the port plus its place. */
+export function portsFromFleetPort (devices: ReadonlyArray<{ port?: number | undefined }>): number {
+  return devices.findLastIndex(device => device.port === undefined) + 1
+}
+
 /**
  * A fleet whose ports, from `port` one per device, would pass 65535; `countKey` is the option that says how many
  * devices (devices on the CLI, count or devices in the library), so the message names what the user gave. A

@@ -4,7 +4,7 @@ import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/opt
 import { FLEET_OPTIONS, MAX_FLEET_DEVICES, type ResolvedOptions } from '../config/options-schema.js'
 import type { DeviceSettings, FleetDeviceOptions } from '../config/device-settings.js'
 import { devicesProblems } from '../config/fleet-problems.js'
-import { portRangeProblem, shardCountProblem } from '../config/combination-problems.js'
+import { portRangeProblem, portsFromFleetPort, shardCountProblem } from '../config/combination-problems.js'
 import { readShard, shardRange, type ShardText } from '../config/shard.js'
 import { schemaProblems, together } from '../config/option-problems.js'
 import { deviceName, deviceSeed } from './device-names.js'
@@ -70,7 +70,7 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
   resolveOptions({ fleet: 'startMockFleet', ...defined({ offlineFraction, flappingFraction, shard }) })
   // A device without a port of its own takes the fleet's port plus its place.
   const countKey = devices === undefined ? 'count' : 'devices'
-  const edge = portRangeProblem(base.port, listed.findLastIndex(device => device.port === undefined) + 1, countKey) ?? shardCountProblem(shard, listed.length, countKey)
+  const edge = portRangeProblem(base.port, portsFromFleetPort(listed), countKey) ?? shardCountProblem(shard, listed.length, countKey)
   if (edge !== undefined) throw new OptionsError(edge)
   // Chosen among the whole fleet's devices, and every device planned, so a shard's devices are the fleet's own.
   const byFraction = plansByFraction(listed.filter(device => device.health === undefined).map(device => device.name), base.seed, { offline: shared.offlineFraction, flapping: shared.flappingFraction })

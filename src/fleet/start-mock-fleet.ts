@@ -53,17 +53,9 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const controlPort = controlPortOf(input, plans)
   const shared = resolveOptions({ ...plans[0]?.options, data: input.data })
   const tls = await loadTls(shared)
-  const stores = await loadStores(plans, input.data)
   const logger = input.logger ?? createLogger(shared)
-  const schedules = await Promise.all(plans.map(async plan => await loadDeviceSchedule(plan.options)))
   const clock = shared.clock === 'manual' ? new ManualClock() : new RealClock()
-  // Every line about one device names it.
-  const logs = plans.map(plan => deviceLogger(logger, plan.name))
-  // Devices of the same settings share their CORS policy and their tokens' digests.
-  const parts = new SharedDeviceParts()
-  const devices = plans.map((plan, index) => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore, {}, {
-    schedule: schedules[index] as DeviceSchedule, clock, seed: plan.options.seed, log: logs[index] as FastifyBaseLogger
-  }, parts))
+  const { devices, logs, schedules } = await fleetDevices(plans, input.data, clock, logger)
   const roster = new Roster(devices)
   const settled = async () => await roster.settled()
   const { app, listener: control, addListener } = await buildServingApp({
@@ -111,6 +103,20 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     await app.close()
     throw error
   }
+}
+
+/** Each plan's device on its store and schedule, with a logger that names it. */
+async function fleetDevices (plans: readonly DevicePlan[], data: unknown, clock: ManualClock | RealClock, logger: FastifyBaseLogger): Promise<{ devices: Device[], logs: FastifyBaseLogger[], schedules: DeviceSchedule[] }> {
+  const stores = await loadStores(plans, data)
+  const schedules = await Promise.all(plans.map(async plan => await loadDeviceSchedule(plan.options)))
+  // Every line about one device names it.
+  const logs = plans.map(plan => deviceLogger(logger, plan.name))
+  // Devices of the same settings share their CORS policy and their tokens' digests.
+  const parts = new SharedDeviceParts()
+  const devices = plans.map((plan, index) => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore, {}, {
+    schedule: schedules[index] as DeviceSchedule, clock, seed: plan.options.seed, log: logs[index] as FastifyBaseLogger
+  }, parts))
+  return { devices, logs, schedules }
 }
 
 // Each device as the manifest lists it; a device with a schedule has its timeline there, one always online needs none.
