@@ -1,4 +1,4 @@
-// npm run bench [-- --duration S] [--rounds N] [--connections N] [--starts N] [--large] [--json] [--against DIR]
+// npm run bench [-- --duration S] [--rounds N] [--connections N] [--starts N] [--large] [--json] [--against DIR]...
 // Loads the mock and a bare Fastify server, each in its own process, and prints how they compare.
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -20,7 +20,7 @@ const { values } = parseArgs({
     starts: { type: 'string', default: '5' },
     large: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
-    against: { type: 'string' }
+    against: { type: 'string', multiple: true }
   }
 })
 
@@ -51,7 +51,7 @@ async function main (): Promise<void> {
     duration: positiveInteger('duration', values.duration),
     rounds: positiveInteger('rounds', values.rounds),
     headers: AUTH_HEADERS,
-    ...(values.against === undefined ? {} : { against: builtCheckout(values.against) })
+    against: (values.against ?? []).map(builtCheckout)
   }
   const starts = positiveInteger('starts', values.starts)
   try {

@@ -95,6 +95,11 @@ export class ServerProcess {
     return new ServerProcess(child, url, performance.now() - started)
   }
 
+  /** The process id of what was spawned (valgrind, when run under it). */
+  get pid (): number {
+    return this.#child.pid as number
+  }
+
   /** CPU time (user and system) the server has used so far, in seconds; undefined without /proc. */
   cpuSeconds (): number | undefined {
     return cpuSecondsOf(this.#child.pid as number)

@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AUTH_HEADERS, BENCH_TOKEN, bundledLinePath, ROUTES, spreadPaths, writeBareRoutes, writeBenchFixtures } from './bench-data.js'
 import { combineRuns, measureLoad, median, warmUp, type LoadResult, type LoadSettings } from './load.js'
@@ -14,8 +14,8 @@ const SPREAD_PATHS = 4096
 export interface RunContext extends LoadSettings {
   dir: string
   pin: boolean
-  /** Another built checkout of mock-nvr, loaded in the same rounds: a change measured against its base. */
-  against?: string
+  /** Other built checkouts of mock-nvr, loaded in the same rounds: a change measured against its bases. */
+  against: readonly string[]
   /** Runs per server and route, taken in turn. */
   rounds: number
 }
@@ -64,10 +64,10 @@ export async function runThroughput (context: RunContext): Promise<Pick<BenchRep
   const routesFile = await writeBareRoutes(context.dir, 'bench', mockWarn.url, ROUTES.map(route => route.path))
   const bare = await startBare(context, routesFile, probe)
   const servers: Named[] = [['bare Fastify', bare], ['mock, --log-level warn', mockWarn], ['mock, default level info', mockInfo]]
-  if (context.against !== undefined) {
-    const cli = join(context.against, 'dist', 'cli.js')
-    servers.push(['--against, --log-level warn', await startMock(context, [...mockArgs, '--log-level', 'warn'], probe, cli)])
-    servers.push(['--against, default level info', await startMock(context, mockArgs, probe, cli)])
+  for (const checkout of context.against) {
+    const cli = join(checkout, 'dist', 'cli.js')
+    servers.push([`${basename(checkout)}, --log-level warn`, await startMock(context, [...mockArgs, '--log-level', 'warn'], probe, cli)])
+    servers.push([`${basename(checkout)}, default level info`, await startMock(context, mockArgs, probe, cli)])
   }
   try {
     const throughput: ThroughputRow[] = []
