@@ -6,7 +6,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { canPin, pinLoadGenerator } from './processes.js'
+import { builtCli, canPin, pinLoadGenerator } from './processes.js'
 import { formatReport, type BenchReport } from './report.js'
 import { runLarge, runStartup, runThroughput, type RunContext } from './runs.js'
 import { AUTH_HEADERS } from './bench-data.js'
@@ -30,12 +30,6 @@ function positiveInteger (name: string, text: string): number {
   return value
 }
 
-// A checkout whose dist/cli.js was built: `git worktree add ../base <rev> && (cd ../base && npm ci && npm run build)`.
-function builtCheckout (dir: string): string {
-  if (!existsSync(join(dir, 'dist', 'cli.js'))) throw new Error(`--against ${dir}: no dist/cli.js there; run npm ci and npm run build in it first`)
-  return dir
-}
-
 async function main (): Promise<void> {
   if (!existsSync(fileURLToPath(new URL('../dist/cli.js', import.meta.url)))) {
     throw new Error('dist/cli.js is missing: run npm run build first (npm run bench does)')
@@ -43,6 +37,8 @@ async function main (): Promise<void> {
   const cores = cpus().length
   const pin = canPin(cores)
   if (pin) pinLoadGenerator()
+  const against = values.against ?? []
+  against.forEach(builtCli)
   const dir = await mkdtemp(join(tmpdir(), 'mock-nvr-bench-'))
   const context: RunContext = {
     dir,
@@ -51,7 +47,7 @@ async function main (): Promise<void> {
     duration: positiveInteger('duration', values.duration),
     rounds: positiveInteger('rounds', values.rounds),
     headers: AUTH_HEADERS,
-    against: (values.against ?? []).map(builtCheckout)
+    against
   }
   const starts = positiveInteger('starts', values.starts)
   try {

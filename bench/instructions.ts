@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { AUTH_HEADERS, BENCH_TOKEN, ROUTES, writeBareRoutes, writeBenchFixtures } from './bench-data.js'
-import { freePort, ServerProcess } from './processes.js'
+import { builtCli, freePort, ServerProcess } from './processes.js'
 import { runMain } from './run-main.js'
 
 const MOCK_CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -66,7 +66,7 @@ async function main (): Promise<void> {
     const fixtures = await writeBenchFixtures(dir)
     const mock = (level: string, cli = MOCK_CLI) => (port: number) => [process.execPath, cli, '--port', String(port), '--fixtures', fixtures, '--token', BENCH_TOKEN, '--log-level', level]
     // Other built checkouts, counted in the same run: a change against its bases.
-    const against = values.against ?? []
+    const against = (values.against ?? []).map(checkout => [basename(checkout), builtCli(checkout)] as const)
     // The bare server answers with the mock's own bytes: fetch them once from a mock outside valgrind.
     const port = await freePort()
     const source = await ServerProcess.start({ command: mock('silent')(port), port, probePath: route.path, headers: AUTH_HEADERS, pin: false })
@@ -78,10 +78,7 @@ async function main (): Promise<void> {
       ['bare Fastify', (port: number) => [process.execPath, BARE_SERVER, String(port), routesFile]],
       ['mock, --log-level warn', mock('warn')],
       ['mock, default level info', mock('info')],
-      ...against.flatMap((checkout): Server[] => {
-        const cli = join(checkout, 'dist', 'cli.js')
-        return [[`${basename(checkout)}, --log-level warn`, mock('warn', cli)], [`${basename(checkout)}, default level info`, mock('info', cli)]]
-      })
+      ...against.flatMap(([name, cli]): Server[] => [[`${name}, --log-level warn`, mock('warn', cli)], [`${name}, default level info`, mock('info', cli)]])
     ]
     const rows: Array<[string, number]> = []
     for (const [name, command] of servers) {

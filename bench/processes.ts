@@ -1,8 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { get } from 'node:http'
 import { createServer } from 'node:net'
+import { join } from 'node:path'
 
 // The server gets one core and the load generator the other, so neither steals the other's time.
 const SERVER_CORE = '0'
@@ -161,4 +162,11 @@ async function firstOk (url: string, headers: Record<string, string>, deadline: 
     await new Promise(resolve => setTimeout(resolve, 1))
   }
   throw new Error(`${url} did not answer within ${START_TIMEOUT_MS / 1000} s`)
+}
+
+/** The built CLI of another checkout given with --against: `git worktree add ../base <rev> && (cd ../base && npm ci && npm run build)`. */
+export function builtCli (checkout: string): string {
+  const cli = join(checkout, 'dist', 'cli.js')
+  if (!existsSync(cli)) throw new Error(`--against ${checkout}: no dist/cli.js there; run npm ci and npm run build in it first`)
+  return cli
 }

@@ -1,8 +1,8 @@
-import { basename, join } from 'node:path'
+import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AUTH_HEADERS, BENCH_TOKEN, bundledLinePath, ROUTES, spreadPaths, writeBareRoutes, writeBenchFixtures } from './bench-data.js'
 import { combineRuns, measureLoad, median, warmUp, type LoadResult, type LoadSettings } from './load.js'
-import { freePort, ServerProcess } from './processes.js'
+import { builtCli, freePort, ServerProcess } from './processes.js'
 import type { BenchReport, MemoryRow, ThroughputRow } from './report.js'
 
 const MOCK_CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -65,7 +65,7 @@ export async function runThroughput (context: RunContext): Promise<Pick<BenchRep
   const bare = await startBare(context, routesFile, probe)
   const servers: Named[] = [['bare Fastify', bare], ['mock, --log-level warn', mockWarn], ['mock, default level info', mockInfo]]
   for (const checkout of context.against) {
-    const cli = join(checkout, 'dist', 'cli.js')
+    const cli = builtCli(checkout)
     servers.push([`${basename(checkout)}, --log-level warn`, await startMock(context, [...mockArgs, '--log-level', 'warn'], probe, cli)])
     servers.push([`${basename(checkout)}, default level info`, await startMock(context, mockArgs, probe, cli)])
   }
