@@ -1,4 +1,4 @@
-// npm run bench [-- --duration S] [--rounds N] [--connections N] [--starts N] [--large] [--json] [--against DIR]...
+// npm run bench [-- --duration S] [--rounds N] [--connections N] [--starts N] [--large] [--json] [--against DIR]... [--route NAME]...
 // Loads the mock and a bare Fastify server, each in its own process, and prints how they compare.
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util'
 import { builtCli, canPin, pinLoadGenerator } from './processes.js'
 import { formatReport, type BenchReport } from './report.js'
 import { runLarge, runStartup, runThroughput, type RunContext } from './runs.js'
-import { AUTH_HEADERS } from './bench-data.js'
+import { AUTH_HEADERS, ROUTES } from './bench-data.js'
 import { runMain } from './run-main.js'
 
 const { values } = parseArgs({
@@ -20,7 +20,8 @@ const { values } = parseArgs({
     starts: { type: 'string', default: '5' },
     large: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
-    against: { type: 'string', multiple: true }
+    against: { type: 'string', multiple: true },
+    route: { type: 'string', multiple: true }
   }
 })
 
@@ -28,6 +29,15 @@ function positiveInteger (name: string, text: string): number {
   const value = Number(text)
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number from 1, not '${text}'`)
   return value
+}
+
+// The throughput routes to load: all three, or those named with --route.
+function chosenRoutes (names: readonly string[] | undefined): RunContext['routes'] {
+  if (names === undefined) return ROUTES
+  const known = ROUTES.map(({ name }) => name)
+  const unknown = names.find(name => !known.includes(name as typeof known[number]))
+  if (unknown !== undefined) throw new Error(`--route must be one of ${known.join(', ')}, not '${unknown}'`)
+  return ROUTES.filter(({ name }) => names.includes(name))
 }
 
 async function main (): Promise<void> {
@@ -47,7 +57,8 @@ async function main (): Promise<void> {
     duration: positiveInteger('duration', values.duration),
     rounds: positiveInteger('rounds', values.rounds),
     headers: AUTH_HEADERS,
-    against
+    against,
+    routes: chosenRoutes(values.route)
   }
   const starts = positiveInteger('starts', values.starts)
   try {

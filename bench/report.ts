@@ -32,8 +32,8 @@ export function formatReport (report: BenchReport): string {
     machine.pinned
       ? 'server pinned to core 0 and load generator to core 1 (taskset)'
       : 'not pinned: taskset or a second core is missing, so client and server share cores',
-    `${settings.connections} keep-alive connections, bearer token on every request; after a 1 s warm-up, ` +
-      `${settings.rounds} rounds of ${settings.duration} s per server, taken in turn; medians shown`,
+    `${settings.connections} keep-alive connections, bearer token on every request; ${settings.rounds} rounds, ` +
+      `each starting every server afresh and loading each in turn for a 1 s warm-up and ${settings.duration} s; medians shown`,
     '',
     table(
       ['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'server µs/req', 'bytes/answer', 'ratio'],

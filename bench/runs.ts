@@ -18,24 +18,44 @@ export interface RunContext extends LoadSettings {
   against: readonly string[]
   /** Runs per server and route, taken in turn. */
   rounds: number
+  /** The routes of the throughput runs. */
+  routes: ReadonlyArray<typeof ROUTES[number]>
 }
 
-type Named = [name: string, server: ServerProcess]
-type Contender = [name: string, server: ServerProcess, paths: readonly string[]]
+/** A server of the comparison, started afresh each round. */
+type Contender = [name: string, start: () => Promise<ServerProcess>]
+/** A route of the comparison: its name, and the paths each contender is loaded with, by index. */
+type Route = [name: string, pathsOf: (contender: number) => readonly string[]]
 
 /**
- * Loads each server in turn, round after round, so a change in the machine's other load touches all of
- * them alike; each row is the median of its rounds, and its ratio is to the first contender's.
+ * Round after round, starts every contender afresh and loads each in turn on every route, so a change in the
+ * machine's other load touches all of them alike. A process also has luck of its own: the same build, started
+ * again or from another folder, settles some 15% faster or slower for its whole life (docs/performance.md), more
+ * than most changes being measured. Fresh processes each round make the median a build's, not one process's.
+ * Each row is the median of its rounds, and its ratio is to the first contender's; memory is the last round's.
  */
-async function compare (context: RunContext, route: string, contenders: readonly Contender[]): Promise<ThroughputRow[]> {
-  for (const [, server, paths] of contenders) await warmUp(server, paths, context)
-  const runs = contenders.map((): LoadResult[] => [])
+async function compare (context: RunContext, routes: readonly Route[], contenders: readonly Contender[]): Promise<{ throughput: ThroughputRow[], memory: MemoryRow[] }> {
+  const runs = routes.map(() => contenders.map((): LoadResult[] => []))
+  let memory: MemoryRow[] = []
   for (let round = 0; round < context.rounds; round++) {
-    for (const [index, [, server, paths]] of contenders.entries()) runs[index]?.push(await measureLoad(server, paths, context))
+    const servers: ServerProcess[] = []
+    try {
+      for (const [, start] of contenders) servers.push(await start())
+      for (const [routeIndex, [, pathsOf]] of routes.entries()) {
+        for (const [index, server] of servers.entries()) await warmUp(server, pathsOf(index), context)
+        for (const [index, server] of servers.entries()) runs[routeIndex]?.[index]?.push(await measureLoad(server, pathsOf(index), context))
+      }
+      memory = memoryOf(contenders.map(([name]) => name), servers)
+    } finally {
+      await Promise.all(servers.map(async server => await server.stop()))
+    }
   }
-  const results = runs.map(combineRuns)
-  const baseline = results[0]?.requestsPerSecond ?? 0
-  return results.map((result, index) => ({ route, server: contenders[index]?.[0] ?? '', ...result, ratio: result.requestsPerSecond / baseline }))
+  const throughput = routes.flatMap(([route], routeIndex) => {
+    const results = (runs[routeIndex] ?? []).map(combineRuns)
+    const baseline = results[0]?.requestsPerSecond ?? 0
+    return results.map((result, index) => ({ route, server: contenders[index]?.[0] ?? '', ...result, ratio: result.requestsPerSecond / baseline }))
+  })
+  return { throughput, memory }
 }
 
 async function startMock (context: RunContext, args: string[], probePath: string, cli = MOCK_CLI): Promise<ServerProcess> {
@@ -59,25 +79,21 @@ export async function runThroughput (context: RunContext): Promise<Pick<BenchRep
   const fixtures = await writeBenchFixtures(context.dir)
   const probe = ROUTES[0].path
   const mockArgs = ['--fixtures', fixtures, '--token', BENCH_TOKEN]
-  const mockWarn = await startMock(context, [...mockArgs, '--log-level', 'warn'], probe)
-  const mockInfo = await startMock(context, mockArgs, probe)
-  const routesFile = await writeBareRoutes(context.dir, 'bench', mockWarn.url, ROUTES.map(route => route.path))
-  const bare = await startBare(context, routesFile, probe)
-  const servers: Named[] = [['bare Fastify', bare], ['mock, --log-level warn', mockWarn], ['mock, default level info', mockInfo]]
+  // The bare server serves what the mock does, byte for byte.
+  const source = await startMock(context, mockArgs, probe)
+  const routesFile = await writeBareRoutes(context.dir, 'bench', source.url, ROUTES.map(route => route.path)).finally(async () => await source.stop())
+  const contenders: Contender[] = [
+    ['bare Fastify', async () => await startBare(context, routesFile, probe)],
+    ['mock, --log-level warn', async () => await startMock(context, [...mockArgs, '--log-level', 'warn'], probe)],
+    ['mock, default level info', async () => await startMock(context, mockArgs, probe)]
+  ]
   for (const checkout of context.against) {
     const cli = builtCli(checkout)
-    servers.push([`${basename(checkout)}, --log-level warn`, await startMock(context, [...mockArgs, '--log-level', 'warn'], probe, cli)])
-    servers.push([`${basename(checkout)}, default level info`, await startMock(context, mockArgs, probe, cli)])
+    contenders.push([`${basename(checkout)}, --log-level warn`, async () => await startMock(context, [...mockArgs, '--log-level', 'warn'], probe, cli)])
+    contenders.push([`${basename(checkout)}, default level info`, async () => await startMock(context, mockArgs, probe, cli)])
   }
-  try {
-    const throughput: ThroughputRow[] = []
-    for (const route of ROUTES) {
-      throughput.push(...await compare(context, route.name, servers.map(([name, server]): Contender => [name, server, [route.path]])))
-    }
-    return { throughput, memory: memoryOf(servers), routesFile }
-  } finally {
-    await Promise.all(servers.map(([, server]) => server.stop()))
-  }
+  const routes = context.routes.map(({ name, path }): Route => [name, () => [path]])
+  return { ...await compare(context, routes, contenders), routesFile }
 }
 
 /** Median start to first 200: the mock on its bundled fixtures, and the bare server; started in turn. */
@@ -103,26 +119,21 @@ export async function runLarge (context: RunContext): Promise<Pick<BenchReport, 
   const size = (s: typeof LARGE) => `${s.cameras}x${s.linesPerCamera}`
   const args = (s: typeof LARGE) => ['--generate', size(s), '--token', BENCH_TOKEN, '--log-level', 'warn']
   const probe = '/nvr/v1/cameras/cam-1/counting_lines/line-1'
-  const large = await startMock(context, args(LARGE), probe)
-  const small = await startMock(context, args(SMALL), probe)
-  const servers: Named[] = [[`mock --generate ${size(SMALL)}`, small], [`mock --generate ${size(LARGE)}`, large]]
-  try {
-    const throughput: ThroughputRow[] = []
-    for (const [route, list] of [['retrieve', false], [`list${LARGE.linesPerCamera}`, true]] as const) {
-      throughput.push(...await compare(context, route, servers.map(([name, server]): Contender => {
-        const shape = server === large ? LARGE : SMALL
-        return [name, server, spreadPaths(shape.cameras, shape.linesPerCamera, SPREAD_PATHS, list)]
-      })))
-    }
-    return { throughput, memory: memoryOf(servers), large: { size: size(LARGE), loadMs: Math.round(large.startMs) } }
-  } finally {
-    await Promise.all(servers.map(([, server]) => server.stop()))
-  }
+  const shapes = [SMALL, LARGE]
+  let loadMs = 0
+  const contenders = shapes.map((shape): Contender => [`mock --generate ${size(shape)}`, async () => {
+    const server = await startMock(context, args(shape), probe)
+    if (shape === LARGE) loadMs = Math.round(server.startMs)
+    return server
+  }])
+  const routes = ([['retrieve', false], [`list${LARGE.linesPerCamera}`, true]] as const).map(([route, list]): Route =>
+    [route, contender => spreadPaths(shapes[contender]?.cameras ?? 0, shapes[contender]?.linesPerCamera ?? 0, SPREAD_PATHS, list)])
+  return { ...await compare(context, routes, contenders), large: { size: size(LARGE), loadMs } }
 }
 
-function memoryOf (servers: Named[]): MemoryRow[] {
-  return servers.flatMap(([name, server]) => {
+function memoryOf (names: readonly string[], servers: readonly ServerProcess[]): MemoryRow[] {
+  return servers.flatMap((server, index) => {
     const memory = server.memory()
-    return memory === undefined ? [] : [{ server: name, ...memory }]
+    return memory === undefined ? [] : [{ server: names[index] ?? '', ...memory }]
   })
 }
