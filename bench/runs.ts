@@ -126,8 +126,10 @@ export async function runLarge (context: RunContext): Promise<Pick<BenchReport, 
     if (shape === LARGE) loadMs = Math.round(server.startMs)
     return server
   }])
-  const routes = ([['retrieve', false], [`list${LARGE.linesPerCamera}`, true]] as const).map(([route, list]): Route =>
-    [route, contender => spreadPaths(shapes[contender]?.cameras ?? 0, shapes[contender]?.linesPerCamera ?? 0, SPREAD_PATHS, list)])
+  const routes = ([['retrieve', false], [`list${LARGE.linesPerCamera}`, true]] as const).map(([route, list]): Route => {
+    const paths = shapes.map(shape => spreadPaths(shape.cameras, shape.linesPerCamera, SPREAD_PATHS, list))
+    return [route, contender => paths[contender] ?? []]
+  })
   return { ...await compare(context, routes, contenders), large: { size: size(LARGE), loadMs } }
 }
 
