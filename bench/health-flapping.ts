@@ -26,7 +26,7 @@ const clock = new ManualClock(0)
 const devices = Array.from({ length: count }, (_, index) => {
   const name = `nvr-${String(index + 1).padStart(4, '0')}`
   const phase = Math.floor(createRandom(seedFor(1, name))() * 1000)
-  return deviceState(name, options, DataStore.serving(served), {}, { schedule: { plan: { pattern: 'flapping', up: 500, down: 500, phase } }, clock, seed: 1, log: logger })
+  return deviceState(name, options, DataStore.serving(served), { clock }, { schedule: { plan: { pattern: 'flapping', up: 500, down: 500, phase } }, clock, seed: 1, log: logger })
 })
 const roster = new Roster(devices)
 const { app, addListener } = await buildServingApp({ device: devices[0]!, maxHeaderSize: options.maxHeaderSize, logger })

@@ -5,6 +5,7 @@ import { registerApiPage } from '../openapi/api-page.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { answerClientError } from './client-errors.js'
 import { MockControl } from '../control/mock-control.js'
+import { RealClock } from '../util/real-clock.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import type { DataStore } from '../data/data-store.js'
 import { FastPath } from './fast-path.js'
@@ -124,7 +125,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   return { app, listener, addListener }
 }
 
-function deviceOf ({ store, tokens, cors, control = new MockControl({ store, access: tokens }) }: Exclude<AppDevice, { device: Device }>): Device {
+function deviceOf ({ store, tokens, cors, control = new MockControl({ store, access: tokens, clock: new RealClock() }) }: Exclude<AppDevice, { device: Device }>): Device {
   return new Device({ name: 'nvr', store, tokens, cors, control })
 }
 

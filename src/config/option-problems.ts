@@ -76,12 +76,20 @@ function describeForLibrary ({ keys, path, sentence }: OptionsProblem): string {
   return sentence(keys.map((key, index) => `option ${key}${index === 0 ? where : ''}`), value => JSON.stringify(value))
 }
 
+// Options that were once taken, with what replaced them.
+const RETIRED_OPTIONS: Readonly<Record<string, string>> = {
+  now: ": the rate limit reads the device's one clock; give clock: 'manual' and move it with clock.advance(ms)"
+}
+
 function schemaProblem (error: ValueError): OptionsProblem {
   const [, key = '', ...rest] = error.path.split('/')
   const path = rest.map(part => `/${part}`).join('')
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
     // At the top, an option nobody offers; deeper (a fleet's device), a field of it.
-    if (rest.length === 0) return { keys: [key], path: '', sentence: ([name]) => `${name as string} is not known`, detail: () => 'is not known' }
+    if (rest.length === 0) {
+      const known = `is not known${RETIRED_OPTIONS[key] ?? ''}`
+      return { keys: [key], path: '', sentence: ([name]) => `${name as string} ${known}`, detail: () => known }
+    }
     return fieldProblem(key, path, 'is not a known field')
   }
   const message = describeSchemaError(error)

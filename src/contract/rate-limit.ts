@@ -12,7 +12,7 @@ interface Bucket {
 /** What RateLimiter takes: requests per second per token (off when absent) and the clock, in milliseconds. */
 export interface RateLimiterOptions {
   perSecond?: number
-  /** The time in milliseconds; performance.now() unless a test drives it by hand. */
+  /** The device's clock, in milliseconds; performance.now() for a limiter on its own. */
   now?: () => number
 }
 

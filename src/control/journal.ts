@@ -64,8 +64,12 @@ export class RequestJournal {
   /** Told of each request as it is recorded, with its number since the last clear(); with none, it costs one check. */
   readonly listeners = new Listeners<[entry: JournalEntry, seq: number]>()
 
-  constructor (capacity = DEFAULT_JOURNAL_SIZE) {
+  readonly #now: () => number
+
+  /** `now` is the device's clock, in milliseconds since the epoch: a manual clock's time is the journal's too. */
+  constructor (capacity = DEFAULT_JOURNAL_SIZE, now: () => number = Date.now) {
     this.capacity = capacity
+    this.#now = now
   }
 
   /** Requests recorded since the start or the last clear(), dropped ones included. */
@@ -86,7 +90,7 @@ export class RequestJournal {
     // Requests Fastify refuses before routing are built without decorations: no injectedFault there.
     this.#faults[slot] = request.injectedFault ?? null
     this.#statuses[slot] = status
-    this.#completedAt[slot] = Date.now()
+    this.#completedAt[slot] = this.#now()
     this.#durations[slot] = durationMs
     this.#violations[slot] = request.contractViolations ?? null
     this.#next = slot + 1 === this.capacity ? 0 : slot + 1

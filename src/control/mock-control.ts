@@ -12,6 +12,7 @@ import { mergeScopes, type ScopeHolder } from '../contract/scoped-tokens.js'
 import { OptionsError } from '../config/option-problems.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
+import type { Clock } from '../util/clock.js'
 
 const scopedTokensChecker = checkerOnFirstUse(ScopedTokensSchema)
 const rateLimitChecker = checkerOnFirstUse(RateLimitSchema)
@@ -37,8 +38,8 @@ export interface MockControlOptions<Store extends ControlledStore = DataStore> e
   scopedTokens?: readonly ScopedToken[]
   /** Requests per second per token at start; off when absent. reset() restores it. */
   rateLimit?: number
-  /** The rate limit's clock, in milliseconds; performance.now() unless a test drives it by hand. */
-  now?: () => number
+  /** The device's clock: its waits, the rate limit's refill and the journal's times read it. */
+  clock: Clock
 }
 
 /**
@@ -55,6 +56,8 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly events = new DeviceEvents()
   /** The rate limit per token of the device API. */
   readonly rateLimiter: RateLimiter
+  /** The device's clock. */
+  readonly clock: Clock
   readonly #access: ScopeHolder | undefined
   readonly #startScopedTokens: readonly ScopedToken[]
   readonly #startRateLimit: number | undefined
@@ -62,13 +65,15 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
 
   readonly #proxiedTarget: string | undefined
 
-  constructor ({ store, journalSize, proxiedTarget, access, scopedTokens = [], rateLimit, now, ...faultOptions }: MockControlOptions<Store>) {
+  constructor ({ store, journalSize, proxiedTarget, access, scopedTokens = [], rateLimit, clock, ...faultOptions }: MockControlOptions<Store>) {
     this.store = store
     this.#proxiedTarget = proxiedTarget
-    this.journal = new RequestJournal(journalSize)
+    this.clock = clock
+    const now = (): number => clock.now()
+    this.journal = new RequestJournal(journalSize, now)
     this.recorder = new RequestRecorder(this.journal)
-    this.faultControl = new FaultControl(faultOptions)
-    this.rateLimiter = new RateLimiter({ perSecond: rateLimit, ...(now === undefined ? {} : { now }) })
+    this.faultControl = new FaultControl(clock, faultOptions)
+    this.rateLimiter = new RateLimiter({ perSecond: rateLimit, now })
     this.#access = access
     // A copy, so reset() gives back what was given at start even if the caller's array changes since.
     this.#startScopedTokens = scopedTokens.map(({ token, cameras }) => ({ token, cameras: [...cameras] }))

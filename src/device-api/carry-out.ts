@@ -32,7 +32,9 @@ export function afterWait (device: Device, log: FastifyBaseLogger, plan: Plan, t
     then()
     return
   }
-  log.debug({ delayMs: plan.waitMs, fault: plan.fault }, 'answer delayed')
+  // A dev loop that forgot its clock is manual sees why a request hangs.
+  if (device.control.clock.manual) log.info({ delayMs: plan.waitMs, fault: plan.fault }, `answer held by the manual clock until it moves ${plan.waitMs} ms on (POST /__admin/clock)`)
+  else log.debug({ delayMs: plan.waitMs, fault: plan.fault }, 'answer delayed')
   device.control.faultControl.wait(plan.waitMs, then)
 }
 

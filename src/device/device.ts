@@ -146,8 +146,12 @@ export class Device {
     await this.settled()
   }
 
-  /** Stops every timer and lets go of every request its health holds; its port stays as it is until the app closes. */
+  /**
+   * Stops every timer and lets go of every request its health holds, and on a manual clock of every request its
+   * latency or faults hold; its port stays as it is until the app closes.
+   */
   async stop (): Promise<void> {
+    if (this.control.clock.manual) this.control.faultControl.release()
     this.#drift?.stop()
     await this.health?.stop()
   }

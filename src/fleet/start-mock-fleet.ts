@@ -21,7 +21,8 @@ import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from '
 import { writeManifest } from './manifest.js'
 import { listenDevices } from './free-ports.js'
 import { loadDeviceSchedule } from '../start/device-schedule.js'
-import { ManualClock, RealClock } from '../util/clock.js'
+import { ManualClock, type Clock } from '../util/clock.js'
+import { clockOf } from '../util/real-clock.js'
 
 /** A running fleet: its control address, its devices, and verbs on all of them at once. */
 export interface MockFleet {
@@ -54,7 +55,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const shared = resolveOptions({ ...plans[0]?.options, data: input.data })
   const tls = await loadTls(shared)
   const logger = input.logger ?? createLogger(shared)
-  const clock = shared.clock === 'manual' ? new ManualClock() : new RealClock()
+  const clock = clockOf(shared.clock)
   const { devices, logs, schedules } = await fleetDevices(plans, input.data, clock, logger)
   const roster = new Roster(devices)
   const settled = async () => await roster.settled()
@@ -106,14 +107,14 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
 }
 
 /** Each plan's device on its store and schedule, with a logger that names it. */
-async function fleetDevices (plans: readonly DevicePlan[], data: unknown, clock: ManualClock | RealClock, logger: FastifyBaseLogger): Promise<{ devices: Device[], logs: FastifyBaseLogger[], schedules: DeviceSchedule[] }> {
+async function fleetDevices (plans: readonly DevicePlan[], data: unknown, clock: Clock, logger: FastifyBaseLogger): Promise<{ devices: Device[], logs: FastifyBaseLogger[], schedules: DeviceSchedule[] }> {
   const stores = await loadStores(plans, data)
   const schedules = await Promise.all(plans.map(async plan => await loadDeviceSchedule(plan.options)))
   // Every line about one device names it.
   const logs = plans.map(plan => deviceLogger(logger, plan.name))
   // Devices of the same settings share their CORS policy and their tokens' digests.
   const parts = new SharedDeviceParts()
-  const devices = plans.map((plan, index) => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore, {}, {
+  const devices = plans.map((plan, index) => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore, { clock }, {
     schedule: schedules[index] as DeviceSchedule, clock, seed: plan.options.seed, log: logs[index] as FastifyBaseLogger
   }, parts))
   return { devices, logs, schedules }

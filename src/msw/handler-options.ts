@@ -3,6 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { fieldProblem, findOptionsProblem, OptionsError } from '../config/option-problems.js'
 import { SHARED_OPTION_DEFAULTS } from '../config/shared-options.js'
 import { DeviceSettingsSchema } from '../config/device-settings.js'
+import { OptionsSchema } from '../config/options-schema.js'
 import { bareOriginOf } from '../wire/origin.js'
 import type { FixtureData } from '../contract/schemas.js'
 
@@ -17,8 +18,8 @@ const HandlerOptionsSchema = Type.Object({
   ...Type.Pick(DeviceSettingsSchema, ['tokens', 'scopedTokens', 'rateLimit', 'corsOrigins', 'seed', 'latency']).properties,
   /** Data in the shape of a fixture file, checked as one when served; the bundled demo fixtures when absent. */
   data: Type.Optional(Type.Unsafe<FixtureData>(Type.Unknown())),
-  /** The rate limit's clock in milliseconds (performance.now by default), for a test that moves time by hand. */
-  now: Type.Optional(Type.Unsafe<() => number>(Type.Unknown()))
+  /** The handlers' clock: the page's, or 'manual', which their `clock.advance(ms)` moves (latency, delays, the rate limit). */
+  clock: Type.Optional(OptionsSchema.properties.clock)
 }, { additionalProperties: false })
 const checkHandlerOptions = TypeCompiler.Compile(HandlerOptionsSchema)
 
@@ -26,19 +27,18 @@ const checkHandlerOptions = TypeCompiler.Compile(HandlerOptionsSchema)
 export type NvrHandlersOptions = Static<typeof HandlerOptionsSchema>
 
 /** The options checked and read, with their defaults: what the handlers are built from. */
-export type ResolvedHandlerOptions = Required<Pick<StaticDecode<typeof HandlerOptionsSchema>, 'tokens' | 'scopedTokens' | 'corsOrigins' | 'seed'>>
+export type ResolvedHandlerOptions = Required<Pick<StaticDecode<typeof HandlerOptionsSchema>, 'tokens' | 'scopedTokens' | 'corsOrigins' | 'seed' | 'clock'>>
   & Omit<StaticDecode<typeof HandlerOptionsSchema>, 'baseUrl'> & { origin: string }
 
 /** Checks the options as startMockNvr checks its own, in the same words; a bad one throws OptionsError naming it. */
 export function resolveHandlerOptions (input: NvrHandlersOptions | undefined): ResolvedHandlerOptions {
   const options = Object.fromEntries(Object.entries(input ?? {}).filter(([, value]) => value !== undefined)) as NvrHandlersOptions
-  const problem = findOptionsProblem(checkHandlerOptions, options, ({ baseUrl, now }) => {
-    if (now !== undefined && typeof now !== 'function') return fieldProblem('now', '', 'must be a function returning milliseconds')
+  const problem = findOptionsProblem(checkHandlerOptions, options, ({ baseUrl }) => {
     return bareOriginOf(baseUrl) === undefined
       ? fieldProblem('baseUrl', '', "must be an origin such as 'http://nvr.test' or location.origin, without a path", baseUrl)
       : undefined
   })
   if (problem !== undefined) throw new OptionsError(problem)
   const { baseUrl, ...read } = checkHandlerOptions.Decode(options)
-  return { ...SHARED_OPTION_DEFAULTS, ...read, origin: bareOriginOf(baseUrl) as string }
+  return { ...SHARED_OPTION_DEFAULTS, clock: 'real', ...read, origin: bareOriginOf(baseUrl) as string }
 }

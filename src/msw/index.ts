@@ -13,6 +13,8 @@ import { answer, type Answer } from './answer.js'
 import { DEMO_FIXTURES } from './demo-fixtures.js'
 import { resolveHandlerOptions, type NvrHandlersOptions } from './handler-options.js'
 import { ServedTextStore } from './served-store.js'
+import { pageClockOf } from './page-clock.js'
+import { handleClock, type HandleClock } from '../device/handle-clock.js'
 import type { ScopedTokensError } from '../errors/errors.js'
 
 export type { NvrHandlersOptions }
@@ -25,6 +27,8 @@ export type { ScopedToken } from '../contract/scoped-tokens.js'
 /** The handlers for setupServer() or setupWorker(), and the control verbs of the server's handle. */
 export interface NvrHandlers extends ControlVerbs {
   handlers: HttpHandler[]
+  /** The handlers' clock: with `clock: 'manual'`, advance(ms) answers the requests their latency or delays hold. */
+  clock: HandleClock
 }
 
 /**
@@ -32,10 +36,11 @@ export interface NvrHandlers extends ControlVerbs {
  * decisions: every other request passes through to the network.
  */
 export function createNvrHandlers (options: NvrHandlersOptions): NvrHandlers {
-  const { origin, tokens, scopedTokens, rateLimit, now, corsOrigins, latency, seed, data } = resolveHandlerOptions(options)
+  const { origin, tokens, scopedTokens, rateLimit, clock: clockKind, corsOrigins, latency, seed, data } = resolveHandlerOptions(options)
+  const clock = pageClockOf(clockKind)
   const store = new ServedTextStore(data === undefined ? demoDataset() : datasetFromData(data))
   const policy = newTokenPolicy(tokens, scopedTokens)
-  const control = new MockControl({ store, latency, seed, access: policy, scopedTokens, ...(rateLimit === undefined ? {} : { rateLimit }), ...(now === undefined ? {} : { now }) })
+  const control = new MockControl({ store, latency, seed, access: policy, scopedTokens, ...(rateLimit === undefined ? {} : { rateLimit }), clock })
   const context = { tokens: policy, cors: new CorsPolicy(corsOrigins), control }
 
   const handler = http.all(({ request }) => {
@@ -48,7 +53,8 @@ export function createNvrHandlers (options: NvrHandlersOptions): NvrHandlers {
 
   return {
     handlers: [handler],
-    ...verbsOf(control)
+    ...verbsOf(control),
+    clock: handleClock(clock, async () => {})
   }
 }
 

@@ -5,11 +5,12 @@ import type { ResolvedOptions } from '../config/options-schema.js'
 import { CorsPolicy } from '../wire/cors.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { toDelayRange, type DelayRange } from '../util/delay.js'
+import type { Clock } from '../util/clock.js'
 
-/** What a device's state may also take: the target a proxy forwards to, and the rate limit's clock for a test. */
+/** What a device's state runs on besides its options: its clock, and the target a proxy forwards to. */
 export interface DeviceExtras {
+  clock: Clock
   proxiedTarget?: string
-  now?: () => number
 }
 
 /**
@@ -51,7 +52,7 @@ export class SharedDeviceParts {
  * store; with `life`, its health and drift over time too. Devices made with the same `shared` share what their
  * options make alike.
  */
-export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedTarget, now }: DeviceExtras = {}, life?: DeviceLifeOptions, shared = new SharedDeviceParts()): Device {
+export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedTarget, clock }: DeviceExtras, life?: DeviceLifeOptions, shared = new SharedDeviceParts()): Device {
   const tokens = shared.tokens(options)
   const control = new MockControl({
     store,
@@ -63,7 +64,7 @@ export function deviceState (name: string, options: ResolvedOptions, store: Data
     access: tokens,
     scopedTokens: options.scopedTokens,
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-    ...(now === undefined ? {} : { now })
+    clock
   })
   return new Device({ name, store, tokens, cors: shared.cors(options.corsOrigins), control }, life)
 }

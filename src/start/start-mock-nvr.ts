@@ -20,7 +20,8 @@ import { loadTls, type ServedTls } from '../config/tls.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import { FixtureWatcher } from '../data/watch.js'
 import type { TargetProxy, ProxyOptions } from '../target-proxy/target-proxy.js'
-import { ManualClock, RealClock, type Clock } from '../util/clock.js'
+import { ManualClock, type Clock } from '../util/clock.js'
+import { clockOf } from '../util/real-clock.js'
 import { loadDeviceSchedule } from './device-schedule.js'
 import type { TargetLinkError } from '../errors/errors.js'
 
@@ -46,12 +47,10 @@ export interface MockNvr extends DeviceVerbs {
 export type StartOptions = MockNvrOptions & {
   /** Forward /nvr/v1 to this target, checking its answers against the contract; fixtures, data and tokens do not apply. */
   proxy?: ProxyOptions
-  /** The rate limit's clock in milliseconds (performance.now by default), for a test that moves time by hand. */
-  now?: () => number
 }
 
 /** Loads the data, builds the app and listens. The CLI goes through here too. */
-export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: StartOptions = {}): Promise<MockNvr> {
+export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOptions = {}): Promise<MockNvr> {
   refuseFleetOptions(input)
   const options = resolveOptions(input)
   const proxy = proxyOptions === undefined ? undefined : await startProxy(proxyOptions, input)
@@ -62,8 +61,8 @@ export async function startMockNvr ({ proxy: proxyOptions, now, ...input }: Star
   const logger = options.logger ?? createLogger(options)
   const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
-  const clock = options.clock === 'manual' ? new ManualClock() : new RealClock()
-  const device = deviceState('nvr', options, store, { ...(proxy === undefined ? {} : { proxiedTarget: proxy.target }), ...(now === undefined ? {} : { now }) }, { schedule, clock, seed: options.seed, log: logger })
+  const clock = clockOf(options.clock)
+  const device = deviceState('nvr', options, store, { clock, ...(proxy === undefined ? {} : { proxiedTarget: proxy.target }) }, { schedule, clock, seed: options.seed, log: logger })
   const roster = new Roster([device])
   const { app, listener } = await buildServingApp({
     device,
@@ -183,7 +182,7 @@ function logSchedule (app: FastifyInstance, device: Device, driftEvery: number |
   const { next } = device.verbs().health()
   if (next.length > 0) app.log.info({ next: next.slice(0, 3) }, 'health follows a schedule')
   if (driftEvery !== undefined) app.log.info({ everyMs: driftEvery }, 'the data drifts: a seeded edit each period')
-  if (clock instanceof ManualClock) app.log.info('the schedules\' clock is manual: it moves only when told (POST /__admin/clock)')
+  if (clock.manual) app.log.info('the clock is manual: schedules, latency, fault delays and the rate limit move only when told (POST /__admin/clock)')
 }
 
 function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer, scopedTokens, rateLimit }: ResolvedOptions): void {

@@ -1,42 +1,21 @@
-import { clearTimeout, setTimeout } from 'node:timers'
-import { MAX_TIMER_MS } from './delay.js'
-
 /** A timer a clock has set; pass it back to cancel it. */
 export interface ClockTimer {
   readonly due: number
 }
 
 /**
- * Where schedules read the time and set their timers: the real clock, or a manual one a test moves by hand,
- * so a schedule is a function of its seed and the time elapsed, never of how fast a machine is.
+ * Where a device reads the time and waits: its schedules, drift, latency, fault delays, slow answers, the rate
+ * limit's refill and the journal's times. The real clock, or a manual one a test moves by hand, so that all of a
+ * device's time is a function of its seed and the time elapsed, never of how fast a machine is.
  */
 export interface Clock {
+  /** Whether it moves only when told: a wait on it then lasts until someone moves it. */
+  readonly manual: boolean
   /** Milliseconds since the epoch, as Date.now() gives them. */
   now: () => number
   /** Runs the callback once, `ms` from now. */
   setTimer: (callback: () => void, ms: number) => ClockTimer
   clearTimer: (timer: ClockTimer) => void
-}
-
-interface RealTimer extends ClockTimer {
-  handle: NodeJS.Timeout
-}
-
-/** The machine's clock. Its timers hold the process open, as a device coming back later must. */
-export class RealClock implements Clock {
-  now (): number {
-    return Date.now()
-  }
-
-  setTimer (callback: () => void, ms: number): ClockTimer {
-    const due = Date.now() + ms
-    const timer: RealTimer = { due, handle: setTimeout(callback, Math.min(ms, MAX_TIMER_MS)) }
-    return timer
-  }
-
-  clearTimer (timer: ClockTimer): void {
-    clearTimeout((timer as RealTimer).handle)
-  }
 }
 
 interface ManualTimer extends ClockTimer {
@@ -46,6 +25,7 @@ interface ManualTimer extends ClockTimer {
 
 /** A clock that moves only when told: advance(ms) runs every timer due by then, in the order they are due. */
 export class ManualClock implements Clock {
+  readonly manual = true
   #now: number
   #timers: ManualTimer[] = []
   #order = 0
@@ -58,7 +38,7 @@ export class ManualClock implements Clock {
     return this.#now
   }
 
-  /** Timers set and not yet run or cleared. */
+  /** Timers set and not yet run or cleared: every wait a device holds on it. */
   get pending (): number {
     return this.#timers.length
   }

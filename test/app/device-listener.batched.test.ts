@@ -1,4 +1,5 @@
 import { createServer } from 'node:net'
+import { RealClock } from '../../src/util/real-clock.js'
 import { once } from 'node:events'
 import t, { type Test } from 'tap'
 import { buildServingApp } from '../../src/app/build-app.js'
@@ -16,7 +17,7 @@ const OTHER_DATA: FixtureData = { counting_lines: [line({ id: 'line-9', camera_i
 
 function device (name: string, data: FixtureData, tokens: string[] = [TOKEN]): Device {
   const store = new DataStore(datasetFromData(data))
-  return new Device({ name, store, tokens: new TokenPolicy(tokens, [ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ store }) })
+  return new Device({ name, store, tokens: new TokenPolicy(tokens, [ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ clock: new RealClock(), store }) })
 }
 
 async function serve (t: Test, adminToken?: string) {
@@ -98,7 +99,7 @@ t.test('a control listener serves the admin API and /healthz alone, a device lis
   t.match(await get(devicePort, '/__admin/faults', ADMIN), { status: 404, body: { result: { errorCode: 'PATH_NOT_FOUND' } } })
   t.equal((await get(devicePort, '/nvr/v1/cameras/cam-1/counting_lines')).status, 200)
   const store = new DataStore(datasetFromData(OTHER_DATA))
-  const opensAdmin = new Device({ name: 'nvr-003', store, tokens: new TokenPolicy([ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ store }) })
+  const opensAdmin = new Device({ name: 'nvr-003', store, tokens: new TokenPolicy([ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ clock: new RealClock(), store }) })
   t.throws(() => addListener({ device: opensAdmin, api: true, admin: false }), { name: 'OptionsError' }, 'no device\'s token may be the admin token')
 })
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { RealClock } from '../../src/util/real-clock.js'
 import t, { type Test } from 'tap'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
@@ -122,7 +123,7 @@ t.test('a fast answer is in the journal and the log exactly as a Fastify answer 
 
 t.test('the fast path leaves every request to Fastify once the server is closing, and logs nothing it need not', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
-  const control = new MockControl({ store, journalSize: 10 })
+  const control = new MockControl({ clock: new RealClock(), store, journalSize: 10 })
   const journal = control.journal
   const device = new Device({ name: 'nvr', store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), control })
   const fastPath = new FastPath({ nextRequestId: () => 'req-x' })

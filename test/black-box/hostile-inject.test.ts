@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { RealClock } from '../../src/util/real-clock.js'
 import t from 'tap'
 import { checkAnswer } from '../helpers/answer-invariants.js'
 import { MockControl } from '../../src/control/mock-control.js'
@@ -12,7 +13,7 @@ import {
 const RUNS = propertyRuns(400)
 
 t.test(`generated requests always get an answer the contract allows (inject, seed ${PROPERTY_SEED}, ${RUNS} runs)`, async t => {
-  const control = new MockControl({ store: new DataStore(datasetFromData(HOSTILE_DATA)) })
+  const control = new MockControl({ clock: new RealClock(), store: new DataStore(datasetFromData(HOSTILE_DATA)) })
   const app = await build(t, { control, tokens: [ACCEPTED_TOKEN], adminToken: ADMIN_TOKEN })
   await fc.assert(fc.asyncProperty(method, target, credentials, otherHeaders, body, async (verb, { path, found }, auth, other, payload) => {
     // A URL that no client can send (a raw line break) is not a request at all.

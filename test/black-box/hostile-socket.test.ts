@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { RealClock } from '../../src/util/real-clock.js'
 import t from 'tap'
 import { checkAnswer } from '../helpers/answer-invariants.js'
 import { MockControl } from '../../src/control/mock-control.js'
@@ -63,7 +64,7 @@ function refusedPastFirstRead (bytes: Buffer, eol: string): boolean {
 const READ_SIZE = 65536
 
 t.test(`generated raw requests always get an answer the contract allows (socket, seed ${PROPERTY_SEED}, ${RUNS} runs)`, async t => {
-  const control = new MockControl({ store: new DataStore(datasetFromData(HOSTILE_DATA)) })
+  const control = new MockControl({ clock: new RealClock(), store: new DataStore(datasetFromData(HOSTILE_DATA)) })
   const app = await build(t, { control, tokens: [ACCEPTED_TOKEN], adminToken: ADMIN_TOKEN })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const port = (app.server.address() as { port: number }).port

@@ -83,7 +83,7 @@ t.test('scoped tokens show in no answer and no log line: served, refused, limite
   const scoped = 'scoped-secret-91b2c4'
   const replacement = 'scoped-secret-replaced-0e7d'
   const logs = captureLogs('trace')
-  const nvr = await startMockNvr({ data: SAMPLE_DATA, tokens: [ACCEPTED_TOKEN], scopedTokens: [{ token: scoped, cameras: ['cam-1'] }], adminToken: ADMIN_TOKEN, rateLimit: 3, now: () => 0, logger: logs.logger })
+  const nvr = await startMockNvr({ data: SAMPLE_DATA, tokens: [ACCEPTED_TOKEN], scopedTokens: [{ token: scoped, cameras: ['cam-1'] }], adminToken: ADMIN_TOKEN, rateLimit: 3, clock: 'manual', logger: logs.logger })
   const answers: string[] = []
   for (const target of [...TARGETS, '/nvr/v1/cameras/cam-2/counting_lines']) {
     for (const request of [get(target, auth(`Bearer ${scoped}`)), get(target, auth(`Bearer ${scoped}x`))]) {

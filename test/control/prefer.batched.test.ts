@@ -28,7 +28,7 @@ t.test('with allowPrefer, code=… answers that status, and Preference-Applied s
 
 t.test('with allowPrefer, delay=… waits that long, fixed or within a range, before the answer', async t => {
   const clock = manualClock()
-  const { app } = await buildControlled(t, { allowPrefer: true, schedule: clock.schedule, latency: { min: 5, max: 5 } })
+  const { app } = await buildControlled(t, { allowPrefer: true, clock, latency: { min: 5, max: 5 } })
   const slow = app.inject({ url: LIST, headers: { ...AUTH, prefer: 'delay=800' } })
   const wait = await clock.next()
   t.equal(wait.ms, 800, 'the Prefer delay replaces the latency')

@@ -2,6 +2,7 @@ import t from 'tap'
 import { RateLimiter, REMEMBERED_BUCKETS } from '../../src/contract/rate-limit.js'
 import { OptionsError, startMockNvr } from '../../src/index.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
+import { ManualClock } from '../../src/util/clock.js'
 import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
 
 const LIST = '/nvr/v1/cameras/cam-1/counting_lines'
@@ -53,8 +54,8 @@ t.test('a bucket is kept for a bounded number of tokens, the oldest forgotten fi
 })
 
 t.test('past the limit a token gets 429 in the envelope with Retry-After; another token does not', async t => {
-  const clock = handClock()
-  const { app, control } = await buildControlled(t, { rateLimit: 2, now: clock.now, tokens: [TOKEN, OTHER] })
+  const clock = new ManualClock(1000)
+  const { app, control } = await buildControlled(t, { rateLimit: 2, clock, tokens: [TOKEN, OTHER] })
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 200)
   t.equal((await app.inject({ method: 'HEAD', url: LIST, headers: AUTH })).statusCode, 200, 'HEAD counts too')
   const limited = await app.inject({ url: LIST, headers: AUTH })
@@ -75,7 +76,7 @@ t.test('past the limit a token gets 429 in the envelope with Retry-After; anothe
 })
 
 t.test('auth comes first: a request no token opens is a 401 and counts against no one', async t => {
-  const { app } = await buildControlled(t, { rateLimit: 1, now: () => 0 })
+  const { app } = await buildControlled(t, { rateLimit: 1, clock: new ManualClock(0) })
   for (let request = 0; request < 3; request++) {
     t.equal((await app.inject({ url: LIST, headers: bearer('wrong') })).statusCode, 401)
     t.equal((await app.inject({ url: LIST })).statusCode, 401)
@@ -85,14 +86,14 @@ t.test('auth comes first: a request no token opens is a 401 and counts against n
 })
 
 t.test('off by default; /healthz, the admin API and CORS preflights are never limited', async t => {
-  const free = await buildControlled(t, { now: () => 0 })
+  const free = await buildControlled(t, { clock: new ManualClock(0) })
   for (let request = 0; request < 50; request++) {
     const answer = await free.app.inject({ url: LIST, headers: AUTH })
     if (answer.statusCode !== 200) t.fail(`request ${request} got ${answer.statusCode}`)
   }
   t.pass('50 requests in the same millisecond, none limited')
 
-  const { app } = await buildControlled(t, { rateLimit: 1, now: () => 0, adminToken: ADMIN_TOKEN })
+  const { app } = await buildControlled(t, { rateLimit: 1, clock: new ManualClock(0), adminToken: ADMIN_TOKEN })
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 200)
   t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 429)
   for (let request = 0; request < 5; request++) {
@@ -104,7 +105,7 @@ t.test('off by default; /healthz, the admin API and CORS preflights are never li
 })
 
 t.test('the limit changes at run time through the handle and the admin API, and reset restores it', async t => {
-  const { app, control } = await buildControlled(t, { rateLimit: 1, now: () => 0, adminToken: ADMIN_TOKEN })
+  const { app, control } = await buildControlled(t, { rateLimit: 1, clock: new ManualClock(0), adminToken: ADMIN_TOKEN })
   const status = async () => (await app.inject({ url: LIST, headers: AUTH })).statusCode
   t.strictSame(control.rateLimit(), { rateLimit: 1 })
   t.equal(await status(), 200)
@@ -141,8 +142,7 @@ t.test('the limit changes at run time through the handle and the admin API, and 
 })
 
 t.test('over a socket the fast path steps aside while a limit is on, so every request is counted once', async t => {
-  let now = 0
-  const nvr = await startMockNvr({ data: SAMPLE_DATA, tokens: [TOKEN], rateLimit: 2, now: () => now })
+  const nvr = await startMockNvr({ data: SAMPLE_DATA, tokens: [TOKEN], rateLimit: 2, clock: 'manual' })
   t.teardown(() => nvr.close())
   const status = async () => {
     const answer = await fetch(`${nvr.url}${LIST}`, { headers: AUTH })
@@ -150,7 +150,7 @@ t.test('over a socket the fast path steps aside while a limit is on, so every re
     return answer.status
   }
   t.strictSame([await status(), await status(), await status()], [200, 200, 429])
-  now += 500
+  await nvr.clock.advance(500)
   t.strictSame([await status(), await status()], [200, 429])
   nvr.setRateLimit(null)
   t.strictSame([await status(), await status(), await status()], [200, 200, 200], 'off, the fast path answers again')
@@ -164,3 +164,14 @@ function problemOf (sentence: string) {
   const [, path = '', message = sentence] = /^(\/\S*): (.*)$/.exec(sentence) ?? []
   return { path, message }
 }
+
+t.test('the rate limit comes before faults: a request answered 429 uses up none of a fault\'s times', async t => {
+  const { app, control } = await buildControlled(t, { rateLimit: 1, clock: new ManualClock(0) })
+  t.equal((await app.inject({ url: LIST, headers: AUTH })).statusCode, 200, 'the bucket\'s one request')
+  control.injectFault({ status: 503, times: 1 })
+  const limited = await app.inject({ url: LIST, headers: AUTH })
+  t.equal(limited.statusCode, 429, 'refused by the limit, not by the fault')
+  t.equal(limited.json().result.errorCode, 'RATE_LIMITED')
+  t.match(control.faults(), [{ status: 503, times: 1, remaining: 1 }], 'the fault still has its one request')
+  t.match(control.requests().at(-1), { status: 429, fault: null })
+})

@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import { RealClock } from '../../src/util/real-clock.js'
 import { DataDrift } from '../../src/health/data-drift.js'
 import { DeviceEvents } from '../../src/control/device-events.js'
 import { MockControl } from '../../src/control/mock-control.js'
@@ -11,7 +12,7 @@ const START = Date.parse('2030-01-01T00:00:00.000Z')
 
 function setup (t: Test, data: unknown, seed = 5) {
   const store = new DataStore(datasetFromData(data))
-  const control = new MockControl({ store })
+  const control = new MockControl({ clock: new RealClock(), store })
   const clock = new ManualClock(START)
   const events = new DeviceEvents()
   const logged: string[] = []

@@ -8,6 +8,8 @@ import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import type { FixtureData } from '../../src/contract/schemas.js'
 import { SAMPLE_DATA, TOKEN } from './app.js'
+import type { Clock, ClockTimer } from '../../src/util/clock.js'
+import { RealClock } from '../../src/util/real-clock.js'
 
 export const ADMIN_TOKEN = 'admin-secret'
 export const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` }
@@ -17,17 +19,21 @@ interface Wait {
   resume: () => void
 }
 
-/** A clock for delays that a test moves by hand: a delayed request waits until the test resumes it. */
-export function manualClock () {
+/** A clock whose waits a test lets go one by one: a delayed request waits until the test resumes it. */
+export function manualClock (): Clock & { next: () => Promise<Wait> } {
   const waits: Wait[] = []
   const watchers: Array<(wait: Wait) => void> = []
   return {
-    schedule (resume: () => void, ms: number): void {
+    manual: true,
+    now: () => Date.now(),
+    setTimer (resume: () => void, ms: number): ClockTimer {
       const wait = { ms, resume }
       const watcher = watchers.shift()
       if (watcher === undefined) waits.push(wait)
       else watcher(wait)
+      return { due: ms }
     },
+    clearTimer () {},
     /** The next delay asked for (one already asked, or the next to come). */
     next (): Promise<Wait> {
       const waiting = waits.shift()
@@ -36,7 +42,9 @@ export function manualClock () {
   }
 }
 
-export interface ControlledOverrides extends Omit<MockControlOptions, 'store'> {
+export interface ControlledOverrides extends Omit<MockControlOptions, 'store' | 'clock'> {
+  /** The device's clock; the machine's when absent. */
+  clock?: Clock
   data?: FixtureData
   tokens?: string[]
   adminToken?: string
@@ -48,7 +56,7 @@ export interface ControlledOverrides extends Omit<MockControlOptions, 'store'> {
 export async function buildControlled (t: Test, { data, tokens, adminToken, corsOrigins, logger, ...controlOptions }: ControlledOverrides = {}) {
   const store = new DataStore(datasetFromData(data ?? SAMPLE_DATA))
   const policy = new TokenPolicy(tokens ?? [TOKEN], adminToken === undefined ? [] : [adminToken], controlOptions.scopedTokens)
-  const control = new MockControl({ store, access: policy, ...controlOptions })
+  const control = new MockControl({ store, access: policy, clock: new RealClock(), ...controlOptions })
   const app = await buildApp({
     store,
     tokens: policy,

@@ -4,6 +4,22 @@ import { API_PREFIX, isUnder } from '../../src/contract/paths.js'
 import type { JournalEntry } from '../../src/control/journal.js'
 import type { NvrHandlersOptions } from '../../src/msw/index.js'
 import { twins } from './twins.js'
+import type { HandleClock } from '../../src/device/handle-clock.js'
+
+/**
+ * Waits for `work` while moving each manual clock past every wait it holds (3 ms, the longest latency here) as
+ * soon as it holds one, so both twins' clocks move alike whatever the machine's speed.
+ */
+async function driven<T> (work: Promise<T>, clocks: HandleClock[]): Promise<T> {
+  const state = { done: false }
+  const result = work.finally(() => { state.done = true })
+  for (let turn = 0; !state.done; turn++) {
+    if (turn === 5000) throw new Error('a request was never answered while its clock moved')
+    for (const clock of clocks) if (clock.pending > 0) await clock.advance(3)
+    await new Promise(resolve => setTimeout(resolve, 1))
+  }
+  return await result
+}
 
 // What a journal entry says of a request, its time and duration aside.
 const journal = (entries: JournalEntry[]) => entries.map(({ method, path, url, params, authenticated, status, fault }) => ({ method, path, url, params, authenticated, status, fault }))
@@ -197,8 +213,7 @@ for (const [name, tokens] of [['a fixed token', [TOKEN]], ['any token', []]] as 
 }
 
 t.test('the rate limit gets the same answers from both, per token, on a clock the test moves', async t => {
-  let now = 0
-  const { both, server, msw } = await twins(t, { data: SCOPE_DATA, tokens: [TOKEN, 'second'], rateLimit: 2, now: () => now })
+  const { both, server, msw } = await twins(t, { data: SCOPE_DATA, tokens: [TOKEN, 'second'], rateLimit: 2, clock: 'manual' })
   const list = '/nvr/v1/cameras/cam-a/counting_lines'
   const second = { authorization: 'Bearer second' }
   const requests: Array<[string, RequestInit]> = [
@@ -211,7 +226,8 @@ t.test('the rate limit gets the same answers from both, per token, on a clock th
     const { server: fromServer, msw: fromMsw } = await both(path, init)
     t.strictSame(fromMsw, fromServer, `${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers ?? {})}`)
   }
-  now += 500
+  await server.clock.advance(500)
+  await msw.clock.advance(500)
   const { server: fromServer, msw: fromMsw } = await both(list, { headers: AUTH })
   t.strictSame(fromMsw, fromServer, 'one request back after 1/2 s')
   t.equal((fromMsw as { status: number }).status, 200)
@@ -221,8 +237,7 @@ t.test('the rate limit gets the same answers from both, per token, on a clock th
 })
 
 t.test('with latency on, every fault kind and every refusal get the same answers and journals from both', async t => {
-  let now = 0
-  const { both, server, msw } = await twins(t, { tokens: [TOKEN], latency: { min: 1, max: 3 }, seed: 7, rateLimit: 4, now: () => now })
+  const { both, server, msw } = await twins(t, { tokens: [TOKEN], latency: { min: 1, max: 3 }, seed: 7, rateLimit: 4, clock: 'manual' })
   const requests: Array<[string, RequestInit]> = [
     [LIST, { headers: AUTH }], [LINE, { method: 'HEAD', headers: AUTH }], [LIST, {}], ['/nvr/v1/cameras/%zz/counting_lines', { headers: AUTH }],
     ['/nvr/v1/cameras/%zz/counting_lines', {}], [`${LIST}/nope`, { headers: AUTH }], [LIST, { method: 'DELETE', headers: AUTH }],
@@ -234,10 +249,11 @@ t.test('with latency on, every fault kind and every refusal get the same answers
       t.strictSame(msw.injectFault(fault), server.injectFault(fault), `the same fault for ${JSON.stringify(fault)}`)
     }
     for (const [path, init] of requests) {
-      const { server: fromServer, msw: fromMsw } = await both(path, init)
+      const { server: fromServer, msw: fromMsw } = await driven(both(path, init), [server.clock, msw.clock])
       t.strictSame(fromMsw, fromServer, `${JSON.stringify(fault)}: ${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers ?? {})}`)
     }
-    now += 1000
+    await server.clock.advance(1000)
+    await msw.clock.advance(1000)
     msw.clearFaults()
     server.clearFaults()
   }

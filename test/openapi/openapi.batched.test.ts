@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { ManualClock } from '../../src/util/clock.js'
 import { Value } from '@sinclair/typebox/value'
 import t from 'tap'
 import { DataStore } from '../../src/data/data-store.js'
@@ -150,7 +151,7 @@ t.test('every example is what the API really answers, in the schema of its statu
   t.strictSame(post.json(), examplesOf(retrieve, '405').otherMethod.value)
 
   // A scoped token outside its scope, and a token past the rate limit.
-  const limited = await buildControlled(t, { scopedTokens: [{ token: 'scoped', cameras: ['cam-empty'] }], rateLimit: 1, now: () => 0 })
+  const limited = await buildControlled(t, { scopedTokens: [{ token: 'scoped', cameras: ['cam-empty'] }], rateLimit: 1, clock: new ManualClock(0) })
   const scoped = { authorization: 'Bearer scoped' }
   for (const path of [LIST_PATH, LINE_PATH]) {
     const url = path.replace('{id}', 'cam-1').replace('{line_id}', 'line-1')

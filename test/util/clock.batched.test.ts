@@ -1,5 +1,6 @@
 import t from 'tap'
-import { ManualClock, RealClock } from '../../src/util/clock.js'
+import { ManualClock } from '../../src/util/clock.js'
+import { RealClock } from '../../src/util/real-clock.js'
 
 t.test('a manual clock runs the timers due, in the order they are due, at their own time', async t => {
   const clock = new ManualClock(1000)

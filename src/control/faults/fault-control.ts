@@ -4,6 +4,7 @@ import { effectOf, FAULT_KIND_NAMES, type Answer, type FaultEffect, type FaultKi
 import { appliesTo, delayRangeOf, parseFaultSpec, type Fault, type ScopedRequest } from './fault-spec.js'
 import { parsePreferences } from '../prefer.js'
 import { createRandom, type Random } from '../../util/random.js'
+import type { Clock, ClockTimer } from '../../util/clock.js'
 
 export interface FaultControlOptions {
   /** Added to every API answer that no fault or Prefer header delays, a refused token's 401 too. */
@@ -12,8 +13,12 @@ export interface FaultControlOptions {
   allowPrefer?: boolean
   /** Seed of the delay ranges' random choices; reset() starts the sequence again. */
   seed?: number
-  /** How a delay is waited for: setTimeout, unless a test brings its own clock. */
-  schedule?: (resume: () => void, ms: number) => void
+}
+
+interface HeldRequest {
+  // Undefined only while the clock sets it: a clock may run a wait of 0 at once.
+  timer: ClockTimer | undefined
+  resume: () => void
 }
 
 /** A request as faults read it: its operation and parameters for their scope, and its Prefer header. */
@@ -47,7 +52,9 @@ export class FaultControl {
   readonly #latency: DelayRange | undefined
   readonly #allowPrefer: boolean
   readonly #seed: number
-  readonly #schedule: (resume: () => void, ms: number) => void
+  readonly #clock: Clock
+  // The requests waiting on the clock, made when the first one waits: release() lets them go.
+  #held: Set<HeldRequest> | undefined
   // Made when a delay is first picked: a device without latency or faults never needs it.
   #random: Random | undefined
   /** Oldest first; the newest matching fault wins, as a later override should. */
@@ -56,11 +63,11 @@ export class FaultControl {
   #active: boolean
   #injected: Record<InjectedKind, number> | undefined
 
-  constructor ({ latency, allowPrefer = false, seed = 1, schedule = waitWithTimer }: FaultControlOptions = {}) {
+  constructor (clock: Clock, { latency, allowPrefer = false, seed = 1 }: FaultControlOptions = {}) {
     this.#latency = latency
     this.#allowPrefer = allowPrefer
     this.#seed = seed
-    this.#schedule = schedule
+    this.#clock = clock
     this.#active = this.#isActive()
   }
 
@@ -88,9 +95,26 @@ export class FaultControl {
     return this.#latency === undefined ? 0 : this.#pick(this.#latency)
   }
 
-  /** Runs `resume` once `ms` have passed, on the control's clock. */
+  /** Runs `resume` once `ms` have passed on the device's clock, or when release() lets the request go. */
   wait (ms: number, resume: () => void): void {
-    this.#schedule(resume, ms)
+    const held = this.#held ??= new Set()
+    const request: HeldRequest = { timer: undefined, resume }
+    held.add(request)
+    request.timer = this.#clock.setTimer(() => {
+      held.delete(request)
+      resume()
+    }, ms)
+  }
+
+  /** Lets every waiting request go on at once: a manual clock nobody moves would otherwise hold them, and a close, for ever. */
+  release (): void {
+    const held = this.#held
+    if (held === undefined) return
+    for (const request of held) {
+      this.#clock.clearTimer(request.timer as ClockTimer)
+      request.resume()
+    }
+    held.clear()
   }
 
   /**
@@ -162,11 +186,4 @@ export class FaultControl {
     }
     return undefined
   }
-}
-
-// Not unref'd: a server closing gracefully waits for a delayed request, which then completes. The global timer:
-// control/ is shared with mock-nvr/msw, which runs in a page, and a page's timer does what a delay needs.
-function waitWithTimer (resume: () => void, ms: number): void {
-  // eslint-disable-next-line no-restricted-globals -- shared with the browser bundle, which has no node:timers
-  setTimeout(resume, ms)
 }

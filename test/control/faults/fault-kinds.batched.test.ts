@@ -31,7 +31,7 @@ t.test('a dropped connection never answers: inject() rejects as if the connectio
 
 t.test('a delay holds the answer until it has passed; with a status, the status comes after it', async t => {
   const clock = manualClock()
-  const { app, control } = await buildControlled(t, { schedule: clock.schedule })
+  const { app, control } = await buildControlled(t, { clock })
   control.injectFault({ delay: 800, times: 1 })
   let answered = false
   const pending = app.inject({ url: LIST, headers: AUTH }).then(response => { answered = true; return response })
@@ -51,7 +51,7 @@ t.test('a delay holds the answer until it has passed; with a status, the status 
 
 t.test('latency delays every authenticated API request; a fault\'s delay replaces it', async t => {
   const clock = manualClock()
-  const { app, control } = await buildControlled(t, { schedule: clock.schedule, latency: { min: 250, max: 250 } })
+  const { app, control } = await buildControlled(t, { clock, latency: { min: 250, max: 250 } })
   const delayed = app.inject({ url: LIST, headers: AUTH })
   const wait = await clock.next()
   t.equal(wait.ms, 250)
@@ -81,7 +81,7 @@ t.test('latency delays every authenticated API request; a fault\'s delay replace
 
 t.test('latency delays the 401 and the 404 a frontend meets, takes no fault away, and leaves preflights alone', async t => {
   const clock = manualClock()
-  const { app, control } = await buildControlled(t, { schedule: clock.schedule, latency: { min: 70, max: 70 } })
+  const { app, control } = await buildControlled(t, { clock, latency: { min: 70, max: 70 } })
   const fault = control.injectFault({ status: 503, times: 1 })
   for (const [url, headers, status] of [[LIST, {}, 401], [LIST, { authorization: 'Bearer wrong' }, 401], ['/nvr/v1/unknown', {}, 401]] as const) {
     const answer = app.inject({ url, headers })
@@ -106,7 +106,7 @@ t.test('latency delays the 401 and the 404 a frontend meets, takes no fault away
 
 t.test('latency delays the refusals at the edge of HTTP under /nvr/v1 too, and only there', async t => {
   const clock = manualClock()
-  const { app, control } = await buildControlled(t, { schedule: clock.schedule, latency: { min: 90, max: 90 } })
+  const { app, control } = await buildControlled(t, { clock, latency: { min: 90, max: 90 } })
   for (const [headers, status] of [[AUTH, 400], [{}, 401]] as const) {
     const answer = app.inject({ url: '/nvr/v1/cameras/%zz/counting_lines', headers })
     const wait = await clock.next()
@@ -129,7 +129,7 @@ t.test('latency delays the refusals at the edge of HTTP under /nvr/v1 too, and o
 
 t.test('without latency a refusal is answered at once', async t => {
   const asked: number[] = []
-  const { app } = await buildControlled(t, { schedule: (resume, ms) => { asked.push(ms); resume() } })
+  const { app } = await buildControlled(t, { clock: { ...manualClock(), setTimer: (resume: () => void, ms: number) => { asked.push(ms); resume(); return { due: ms } } } })
   t.equal((await app.inject({ url: LIST })).statusCode, 401)
   t.equal((await app.inject({ url: '/nvr/v1/unknown', headers: AUTH })).statusCode, 404)
   t.equal((await app.inject({ url: '/nvr/v1/cameras/%zz/counting_lines', headers: AUTH })).statusCode, 400)
@@ -139,7 +139,7 @@ t.test('without latency a refusal is answered at once', async t => {
 t.test('random delays repeat with the same seed, and reset() starts the sequence again', async t => {
   const delays = async (seed: number, runs: number, reset = false) => {
     const clock = manualClock()
-    const { app, control } = await buildControlled(t, { schedule: clock.schedule, seed, latency: { min: 0, max: 5000 } })
+    const { app, control } = await buildControlled(t, { clock, seed, latency: { min: 0, max: 5000 } })
     const picked: number[] = []
     for (let round = 0; round < (reset ? 2 : 1); round++) {
       if (round > 0) control.reset()
