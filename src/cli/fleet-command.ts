@@ -17,7 +17,7 @@ export interface GivenBy {
 }
 
 export async function startFleetCommand (options: Partial<ResolvedOptions>, writeControlLine: (url: string) => void, givenBy: GivenBy = { port: '--port', shard: '--shard' }): Promise<MockFleet> {
-  const { devices: count, fleet: file, watch, ...shared } = options
+  const { devices: count, fleet: file, ...shared } = options
   const onControlListening = writeControlLine
   // Called for --devices N or --fleet FILE, which the options' checks let through one at a time.
   if (file === undefined) return await startMockFleet({ ...shared, count: count as number, onControlListening })

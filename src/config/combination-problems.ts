@@ -42,7 +42,6 @@ export function combinationProblem (options: ResolvedOptions): OptionsProblem | 
   if ((options.offlineFraction ?? 0) + (options.flappingFraction ?? 0) > 1) {
     return together(['offlineFraction', 'flappingFraction'], (a, b) => `${a} and ${b} add up to more than 1: a device is offline or flapping, not both`)
   }
-  if (fleet && options.watch) return together(['watch', 'devices'], (a, b) => `${a} cannot be combined with ${b}: a fleet's fixtures are not watched`)
   if (generate !== undefined && options.watch) {
     return together(['watch', 'generate'], (a, b) => `${a} cannot be combined with ${b}: only fixture files can be watched`)
   }

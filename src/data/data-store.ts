@@ -132,9 +132,12 @@ export class DataStore {
     this.#current = this.#initial
   }
 
-  /** Serves this dataset and makes it what reset() returns to: the fixture files were edited. */
-  rebase (dataset: Dataset): void {
-    this.#initial = prepareServedData(dataset)
+  /**
+   * Serves this data and makes it what reset() returns to: the fixture files were edited. The devices that serve
+   * the same files are given the same prepared data, so they share its bytes as they did at start.
+   */
+  rebase (data: Dataset | ServedData): void {
+    this.#initial = 'cameras' in data ? data : prepareServedData(data)
     this.#current = this.#initial
   }
 }

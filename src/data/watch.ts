@@ -3,7 +3,7 @@ import { statSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { clearTimeout, setTimeout } from 'node:timers'
 import type { FastifyBaseLogger } from 'fastify'
-import type { DataStore } from './data-store.js'
+import { prepareServedData, type DataStore } from './data-store.js'
 import { describeDiff, diffDatasets, type DatasetDiff } from './dataset-diff.js'
 import { loadFixtures } from './fixtures.js'
 import { FixtureError } from '../errors/errors.js'
@@ -15,8 +15,8 @@ export const WATCH_DEBOUNCE_MS = 100
 export interface WatchOptions {
   /** The fixture file or folder, as given at start-up. */
   path: string
-  /** Where a good reload goes. */
-  store: DataStore
+  /** Where a good reload goes: the store of every device that serves these files. */
+  stores: readonly DataStore[]
   log: FastifyBaseLogger
   /** Quiet time before a reload, in milliseconds. */
   debounceMs?: number
@@ -35,17 +35,17 @@ interface WatchEvents {
  */
 export class FixtureWatcher extends EventEmitter<WatchEvents> {
   readonly #path: string
-  readonly #store: DataStore
+  readonly #stores: readonly DataStore[]
   readonly #log: FastifyBaseLogger
   readonly #watcher: FSWatcher
   #timer: NodeJS.Timeout | undefined
   #running: Promise<void> | undefined
   #queued: Promise<void> | undefined
 
-  constructor ({ path, store, log, debounceMs = WATCH_DEBOUNCE_MS }: WatchOptions) {
+  constructor ({ path, stores, log, debounceMs = WATCH_DEBOUNCE_MS }: WatchOptions) {
     super()
     this.#path = path
-    this.#store = store
+    this.#stores = stores
     this.#log = log
     const isFolder = statSync(path).isDirectory()
     const ownName = basename(path)
@@ -93,9 +93,11 @@ export class FixtureWatcher extends EventEmitter<WatchEvents> {
       this.#refuse(error as Error)
       return
     }
-    const diff = diffDatasets(this.#store.current.dataset, dataset)
+    // What the files held before: every store of them was given the same data at start and at each reload.
+    const diff = diffDatasets((this.#stores[0] as DataStore).current.dataset, dataset)
     // The files now hold the start-up data: a reset returns to them, not to what they held at start.
-    this.#store.rebase(dataset)
+    const served = prepareServedData(dataset)
+    for (const store of this.#stores) store.rebase(served)
     const changes = Object.fromEntries(Object.entries(diff).map(([kind, list]) => [kind, list.length]))
     this.#log.info({ changes }, `fixtures reloaded: ${describeDiff(diff)}`)
     this.emit('reload', diff)

@@ -28,7 +28,7 @@ export type FleetDevices = {
 }
 
 /** The options of startMockFleet besides count and devices: every device's (as startMockNvr's), and the fleet's. */
-export type FleetSharedOptions = Omit<MockNvrOptions, typeof FLEET_OPTIONS[number] | 'watch'> & {
+export type FleetSharedOptions = Omit<MockNvrOptions, typeof FLEET_OPTIONS[number]> & {
   /** The port of the admin API and its dashboard: port − 1 by default, a free one under port 0. */
   controlPort?: number
   /** A JSON file to write the devices' names, URLs and cameras to, once every device listens. */
@@ -99,7 +99,9 @@ function planDevice ({ name, port: ownPort, ...settings }: FleetDeviceOptions, i
   const key = JSON.stringify([own, generate, fixtures])
   const known = resolved.get(key)
   if (known !== undefined) return { name, options: { ...known, port, seed }, dataKey: dataKeyOf(name, generate, fixtures, shared) }
-  const input: MockNvrOptions = { ...withoutHooks(shared), ...own, port, generate, fixtures, seed }
+  // A fleet's --watch watches the fixture files its devices serve; a device of generated data has none to watch.
+  const watch = generate === undefined ? shared.watch : undefined
+  const input: MockNvrOptions = { ...withoutHooks(shared), ...own, port, generate, fixtures, seed, watch }
   let options: ResolvedOptions
   try {
     options = resolveOptions(input)

@@ -23,6 +23,7 @@ import { listenDevices } from './free-ports.js'
 import { loadDeviceSchedule } from '../start/device-schedule.js'
 import { ManualClock, type Clock } from '../util/clock.js'
 import { clockOf } from '../util/real-clock.js'
+import { watchFixtures } from '../start/watch-fixtures.js'
 
 /** A running fleet: its control address, its devices, and verbs on all of them at once. */
 export interface MockFleet {
@@ -71,6 +72,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const protocol = tls === undefined ? 'http' : 'https'
   const ports = devices.map((device, index) => addListener({ device, api: true, admin: false, log: logs[index] as FastifyBaseLogger }))
   try {
+    if (input.watch === true) watchFixtures(app, watchedStores(plans, devices))
     await app.ready()
     const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host).catch((error: unknown) => { throw describeControlListenError(error, shared.host, controlPort) }), protocol)
     input.onControlListening?.(controlUrl)
@@ -104,6 +106,19 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     await app.close()
     throw error
   }
+}
+
+/** The stores of the devices that serve fixture files, by the path they serve; generated and in-memory data aside. */
+function watchedStores (plans: readonly DevicePlan[], devices: readonly Device[]): Map<string, DataStore[]> {
+  const byPath = new Map<string, DataStore[]>()
+  plans.forEach(({ options, dataKey }, index) => {
+    if (dataKey !== 'bundled' && !dataKey.startsWith('fixtures:')) return
+    const path = options.fixtures ?? BUNDLED_FIXTURES
+    const stores = byPath.get(path) ?? []
+    stores.push((devices[index] as Device).store)
+    byPath.set(path, stores)
+  })
+  return byPath
 }
 
 /** Each plan's device on its store and schedule, with a logger that names it. */

@@ -18,7 +18,7 @@ import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/opt
 import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js'
 import { loadTls, type ServedTls } from '../config/tls.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
-import { FixtureWatcher } from '../data/watch.js'
+import { watchFixtures } from './watch-fixtures.js'
 import type { TargetProxy, ProxyOptions } from '../target-proxy/target-proxy.js'
 import { ManualClock, type Clock } from '../util/clock.js'
 import { clockOf } from '../util/real-clock.js'
@@ -76,7 +76,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   })
   if (proxy !== undefined) logProxy(app, proxy, proxyOptions as ProxyOptions)
 
-  if (options.watch) watchFixtures(app, fixtures, store)
+  if (options.watch) watchFixtures(app, new Map([[fixtures, [store]]]))
 
   await app.ready()
   const port = await listenOrClose(app, device, listener, options)
@@ -106,12 +106,6 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
     ...device.verbs(),
     clock: handleClock(clock, async () => await roster.settled())
   }
-}
-
-// Fixture edits are served as they are saved.
-function watchFixtures (app: FastifyInstance, fixtures: string, store: DataStore): void {
-  const watcher = new FixtureWatcher({ path: fixtures, store, log: app.log })
-  app.addHook('onClose', async function stopWatching () { await watcher.close() })
 }
 
 function refuseFleetOptions (input: MockNvrOptions): void {

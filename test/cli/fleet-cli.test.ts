@@ -69,7 +69,7 @@ t.test('fleet-file problems and fleet flags out of place are refused before anyt
   t.equal(usage.code, 2)
   t.equal(usage.stderr, 'mock-nvr: --manifest applies to a fleet only: give --devices too. Run mock-nvr --help for the flags.\n')
   t.match((await runCommand(['--devices', '2', '--fleet', file])).stderr, '--devices cannot be combined with --fleet: the fleet file lists the devices')
-  t.match((await runCommand(['--devices', '2', '--watch'])).stderr, '--watch cannot be combined with --devices: a fleet\'s fixtures are not watched')
+  t.match((await runCommand(['--devices', '2', '--watch', '--generate', '1x1'])).stderr, '--watch cannot be combined with --generate: only fixture files can be watched')
   t.match((await runCommand(['--devices', '0'])).stderr, '--devices')
 })
 

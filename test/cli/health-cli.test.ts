@@ -25,7 +25,7 @@ t.test('through the CLI: a schedule walked with --clock manual and POST /__admin
   const cli = runCli(['--port', '0', '--clock', 'manual', '--schedule', join(dir, 'schedule.json'), '--admin-token', 'cli-admin'])
   t.teardown(() => { cli.child.kill() })
   const url = await cli.ready
-  await printed(cli, 'the schedules\' clock is manual')
+  await printed(cli, 'the clock is manual')
   const admin = { authorization: 'Bearer cli-admin', 'content-type': 'application/json' }
   const advance = (ms: number) => fetch(`${url}/__admin/clock`, { method: 'POST', headers: admin, body: JSON.stringify({ advance: ms }) })
   t.equal((await advance(6000)).status, 200)

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { OptionsError } from '../../src/config/options.js'
 import { startMockNvr } from '../../src/start/start-mock-nvr.js'
+import { startMockFleet } from '../../src/fleet/start-mock-fleet.js'
 import { AUTH, line } from '../helpers/app.js'
 import { captureLogs, saveFile } from '../helpers/log-capture.js'
 
@@ -58,4 +59,40 @@ t.test('with watch on, an edit is served even over use(), and reset returns to w
   nvr.use({ counting_lines: [line({ name: 'Once more' })] })
   nvr.reset()
   t.strictSame(await names(), ['Edited'], 'so does reset')
+})
+
+t.test('a fleet watches its fixtures: a shared file\'s edit reaches every device that serves it, a bad edit keeps each one\'s last good data', async t => {
+  const dir = t.testdir({
+    shared: { 'a.json': json({ counting_lines: [line()] }) },
+    own: { 'b.json': json({ counting_lines: [line({ name: 'Own' })] }) }
+  })
+  const logs = captureLogs()
+  const fleet = await startMockFleet({
+    devices: [{ name: 'a' }, { name: 'b' }, { name: 'c', fixtures: join(dir, 'own') }, { name: 'd', generate: { cameras: 1, linesPerCamera: 1 } }],
+    fixtures: join(dir, 'shared'),
+    watch: true,
+    port: 0,
+    logger: logs.logger
+  })
+  t.teardown(() => fleet.close())
+  const names = async (device: string) => {
+    const response = await fetch(`${fleet.device(device)?.url as string}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
+    return ((await response.json() as { content: Array<{ name: string }> }).content).map(({ name }) => name)
+  }
+  t.ok(logs.records.some(record => record.msg === `watching ${join(dir, 'shared')} for changes`))
+  t.ok(logs.records.some(record => record.msg === `watching ${join(dir, 'own')} for changes`))
+  t.notOk(logs.records.some(record => /watching .*generate/.test(record.msg)), 'generated data is not watched')
+  fleet.device('b')?.use({ counting_lines: [line({ name: 'From the test' })] })
+
+  const refused = logs.next(record => record.level === 50)
+  await saveFile(join(dir, 'shared', 'a.json'), '{"counting_lines": [')
+  await refused
+  t.strictSame([await names('a'), await names('b'), await names('c')], [['Door'], ['From the test'], ['Own']], 'a bad edit changes no device')
+
+  const reloaded = logs.next(record => record.msg.startsWith('fixtures reloaded'))
+  await saveFile(join(dir, 'shared', 'a.json'), json({ counting_lines: [line({ name: 'Edited' })] }))
+  t.equal((await reloaded).msg, 'fixtures reloaded: 1 line changed (line-1 of cam-1)')
+  t.strictSame([await names('a'), await names('b'), await names('c')], [['Edited'], ['Edited'], ['Own']], 'every device of the shared files serves the edit; the others keep theirs')
+  await fleet.reset()
+  t.strictSame(await names('a'), ['Edited'], 'a reset returns to what the files now hold')
 })

@@ -18,7 +18,7 @@ async function watchFixtures (t: Test, files: Parameters<Test['testdir']>[0], fi
   const path = file === undefined ? dir : join(dir, file)
   const store = new DataStore(await loadFixtures(path))
   const logs = captureLogs()
-  const watcher = new FixtureWatcher({ path, store, log: logs.logger, debounceMs })
+  const watcher = new FixtureWatcher({ path, stores: [store], log: logs.logger, debounceMs })
   t.teardown(() => watcher.close())
   return { dir, store, logs, watcher }
 }

@@ -31,7 +31,8 @@ t.test('options are checked, with a sentence naming the option', async t => {
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', data: { cameras: [{ id: '' }] } }), new FixtureError([{ file: 'data', path: '/cameras/0/id', message: 'must not be empty' }]))
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test' }).injectFault({ status: 200 }), InvalidFaultError)
   t.ok(createNvrHandlers({ baseUrl: 'http://nvr.test/', latency: { min: 0, max: 0 }, seed: 7, tokens: undefined }))
-  refused({ baseUrl: 'http://nvr.test', now: 5 }, 'option now must be a function returning milliseconds')
+  refused({ baseUrl: 'http://nvr.test', now: () => 5 }, 'option now is not known: the rate limit reads the device\'s one clock; give clock: \'manual\' and move it with clock.advance(ms)')
+  refused({ baseUrl: 'http://nvr.test', clock: 'fake' }, 'option clock must be "real" or "manual", not "fake"')
 })
 
 t.test('the options startMockNvr takes too are refused in its words', async t => {
@@ -96,4 +97,30 @@ t.test('requests outside /nvr/v1 or to another origin are left alone', async t =
   await t.rejects(fetch('http://nvr.test/nvr/v10/cameras'), unhandled)
   await t.rejects(fetch('http://other.test/nvr/v1/cameras/cam-security-exit/counting_lines', { headers: AUTH }), unhandled)
   t.equal((await fetch('http://nvr.test/nvr/v1/cameras/cam-security-exit/counting_lines', { headers: AUTH })).status, 200)
+})
+
+t.test('on the manual clock the handlers\' latency and the rate limit\'s refill move only with clock.advance', async t => {
+  const nvr = createNvrHandlers({ baseUrl: 'http://nvr.test', latency: 300, rateLimit: 1, clock: 'manual' })
+  const worker = setupServer(...nvr.handlers)
+  worker.listen({ onUnhandledRequest: 'error' })
+  t.teardown(() => worker.close())
+  const list = 'http://nvr.test/nvr/v1/cameras/cam-security-exit/counting_lines'
+  let status: number | undefined
+  const first = fetch(list, { headers: { authorization: 'Bearer any' } }).then(answer => { status = answer.status })
+  for (let turn = 0; turn < 200 && nvr.clock.pending === 0; turn++) await new Promise(resolve => setTimeout(resolve, 10))
+  t.equal(nvr.clock.pending, 1, 'the latency holds the request')
+  await nvr.clock.advance(299)
+  t.equal(status, undefined)
+  await nvr.clock.advance(1)
+  await first
+  t.equal(status, 200)
+  const limited = fetch(list, { headers: { authorization: 'Bearer any' } })
+  for (let turn = 0; turn < 200 && nvr.clock.pending === 0; turn++) await new Promise(resolve => setTimeout(resolve, 10))
+  await nvr.clock.advance(300)
+  t.equal((await limited).status, 429, 'refused: no time has passed for the bucket but the latency')
+  await nvr.clock.advance(1000)
+  const refilled = fetch(list, { headers: { authorization: 'Bearer any' } })
+  for (let turn = 0; turn < 200 && nvr.clock.pending === 0; turn++) await new Promise(resolve => setTimeout(resolve, 10))
+  await nvr.clock.advance(300)
+  t.equal((await refilled).status, 200, 'refilled as the clock moved')
 })
