@@ -1,8 +1,9 @@
-import { parseArgs } from 'node:util'
 import { loadFixtures } from '../data/fixtures.js'
 import { readFleetFile } from '../fleet/fleet-file.js'
 import { loadDeviceSchedule } from '../start/device-schedule.js'
 import type { DeviceSettings } from '../config/device-settings.js'
+import { typedValues } from './read-flags.js'
+import { SERVE_FLAGS } from './serve-flags.js'
 
 /** The files a serving command line names. */
 export interface NamedFiles {
@@ -41,11 +42,11 @@ export async function fileProblems ({ fixtures, schedule, fleet }: NamedFiles): 
  * twin's. Read leniently, as only the files are wanted here; the flags' own problems are reported already.
  */
 export function namedFiles (argv: readonly string[], env: NodeJS.ProcessEnv): NamedFiles {
-  const options = { fixtures: { type: 'string' as const }, schedule: { type: 'string' as const }, fleet: { type: 'string' as const } }
-  const { values } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, options })
-  const pick = (flag: keyof typeof options, variable: string) => {
-    const value = values[flag] ?? env[variable]
-    return typeof value === 'string' && value !== '' ? value : undefined
+  const flags = ['fixtures', 'schedule', 'fleet'] as const
+  const typed = typedValues(argv, flags)
+  const pick = (flag: typeof flags[number]) => {
+    const value = typed[flag] ?? env[SERVE_FLAGS[flag]?.twin as string]
+    return value === undefined || value === '' ? undefined : value
   }
-  return { fixtures: pick('fixtures', 'MOCK_NVR_FIXTURES'), schedule: pick('schedule', 'MOCK_NVR_SCHEDULE'), fleet: pick('fleet', 'MOCK_NVR_FLEET') }
+  return { fixtures: pick('fixtures'), schedule: pick('schedule'), fleet: pick('fleet') }
 }

@@ -31,7 +31,7 @@ export function readFlags (argv: readonly string[], command: CommandFlags): Read
     ...(command.version === true ? { version: { type: 'boolean' as const, short: 'v' } } : {}),
     ...Object.fromEntries(Object.entries(command.flags).map(([flag, row]) => [flag, { type: row.value === undefined ? 'boolean' as const : 'string' as const }]))
   }
-  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options })
+  const tokens = tokensOf(argv, options)
   const given = (name: string) => tokens.some(token => token.kind === 'option' && token.name === name)
   const read: ReadFlags = { help: given('help'), version: given('version') && command.version === true, values: new Map(), positionals: [] }
   // --help and --version answer whatever else the line holds.
@@ -48,6 +48,23 @@ export function readFlags (argv: readonly string[], command: CommandFlags): Read
     else values.set(token.name, [...(values.get(token.name) as string[] | undefined ?? []), repeatedValue(token.rawName, row, value as string)])
   }
   return read
+}
+
+/**
+ * The last value typed for each of these flags, read leniently whatever else the line holds: a line whose flags
+ * were refused can still name the files it gives, so a run reports their problems too.
+ */
+export function typedValues (argv: readonly string[], flags: readonly string[]): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {}
+  for (const token of tokensOf(argv, Object.fromEntries(flags.map(flag => [flag, { type: 'string' as const }])))) {
+    if (token.kind === 'option' && flags.includes(token.name) && typeof token.value === 'string') values[token.name] = token.value
+  }
+  return values
+}
+
+// Node's parseArgs splits argv, not strict: the tables decide what a flag is, and these messages replace its own.
+function tokensOf (argv: readonly string[], options: NonNullable<Parameters<typeof parseArgs>[0]>['options']): Token[] {
+  return parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options }).tokens
 }
 
 /**

@@ -1,3 +1,5 @@
+import { NOT_FOR_PROXY as OPTIONS_NOT_FOR_PROXY } from '../config/proxy-refusals.js'
+import { CLI_OPTIONS } from './serve-flags.js'
 import type { FlagTable } from './flag-rows.js'
 import { TARGET_TOKEN_VARIABLE } from './target-token.js'
 
@@ -47,24 +49,11 @@ export const PROXY_OWN_FLAGS: FlagTable = {
   insecure: TARGET_LINK_FLAGS.insecure
 }
 
-const TARGETS_OWN = 'the target\'s data and tokens are used'
-const ONE_DEVICE = 'a proxy is one device, forwarding to one target'
-/** The serve flags proxy refuses, each with why: written once, for the flags, their twins and the help. */
-export const NOT_FOR_PROXY: Readonly<Record<string, string>> = {
-  fixtures: TARGETS_OWN,
-  generate: TARGETS_OWN,
-  watch: TARGETS_OWN,
-  token: TARGETS_OWN,
-  'scoped-token': TARGETS_OWN,
-  'rate-limit': TARGETS_OWN,
-  devices: ONE_DEVICE,
-  fleet: ONE_DEVICE,
-  manifest: ONE_DEVICE,
-  'control-port': ONE_DEVICE,
-  'offline-fraction': ONE_DEVICE,
-  'flapping-fraction': ONE_DEVICE,
-  shard: ONE_DEVICE
-}
+/** The serve flags proxy refuses, each with why: the options' refusals, by the flags that give them. */
+export const NOT_FOR_PROXY: Readonly<Record<string, string>> = Object.fromEntries(CLI_OPTIONS.flatMap(({ flag, key }) => {
+  const reason = OPTIONS_NOT_FOR_PROXY[key]
+  return reason === undefined ? [] : [[flag, reason]]
+}))
 
 /** Why proxy refuses the target commands' token: it holds none, as one would let anyone who reaches the proxy in. */
 export const OWN_AUTHORIZATION = 'each client\'s own Authorization is forwarded to the target'

@@ -17,6 +17,7 @@ import { describeListenError } from './listen-error.js'
 import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/options.js'
 import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js'
 import { loadTls, type ServedTls } from '../config/tls.js'
+import { proxyRefusal } from '../config/proxy-refusals.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
 import { watchFixtures } from './watch-fixtures.js'
 import type { TargetProxy, ProxyOptions } from '../target-proxy/target-proxy.js'
@@ -132,12 +133,8 @@ function logServing (app: FastifyInstance, { source, note, store, proxied, token
 
 // The proxy's HTTP client (undici) and contract checks are loaded only for a proxy: a plain start never needs them.
 async function startProxy (proxyOptions: ProxyOptions, input: MockNvrOptions): Promise<TargetProxy> {
-  for (const option of ['fixtures', 'generate', 'data', 'watch', 'tokens', 'scopedTokens', 'rateLimit'] as const) {
-    const value = input[option]
-    if (value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0)) {
-      throw new OptionsError(`option ${option} does not apply to a proxy: the target's data and tokens are used`)
-    }
-  }
+  const refusal = proxyRefusal(input)
+  if (refusal !== undefined) throw new OptionsError(refusal)
   /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { TargetProxy } = await import('../target-proxy/target-proxy.js')
   try {
