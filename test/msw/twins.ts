@@ -5,7 +5,7 @@ import { createNvrHandlers, type NvrHandlers, type NvrHandlersOptions } from '..
 
 /** The headers an answer is compared by: those a client reads; Date, Connection and Keep-Alive aside. */
 export const COMPARED_HEADERS = [
-  'content-type', 'content-length', 'www-authenticate', 'allow', 'retry-after', 'vary', 'access-control-allow-origin',
+  'content-type', 'content-length', 'www-authenticate', 'allow', 'retry-after', 'preference-applied', 'vary', 'access-control-allow-origin',
   'access-control-expose-headers', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age'
 ]
 
