@@ -54,7 +54,7 @@ export type { Violation } from './target-client/contract-check.js'
 export type { Observation } from './target-link/observation.js'
 
 /** Every error the library throws, each with its stable `code`, from one module; and the catalogues of codes. */
-export * from './library-errors.js'
+export * from './errors/library.js'
 
 /** The names verifyTarget, recordTarget, TargetLinkError and TargetLinkOptions had at first, still exported (deprecated). */
 export { verifyDevice, recordDevice, DeviceLinkError, type DeviceLinkOptions } from './target-link/older-names.js'

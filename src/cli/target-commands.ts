@@ -1,5 +1,6 @@
 import { checkWritable, fixtureText, writeFileAtomically } from '../target-client/fixture-file.js'
-import { RecordRefusedError, recordWithNotes } from '../target-link/record-target.js'
+import { recordWithNotes } from '../target-link/record-target.js'
+import { RecordRefusedError } from '../errors/errors.js'
 import { renderJunit } from '../target-link/report-junit.js'
 import { renderReport } from '../target-link/report-text.js'
 import { connectionFrom, type TargetLinkOptions } from '../target-client/target-connection.js'

@@ -8,8 +8,7 @@ import { parseGenerateSize } from '../data/generate-size.js'
 import { problemsOfHealth } from '../health/health-spec.js'
 import { shardProblem } from './shard.js'
 import { minItemsRule, patternRule, type ValueProblem } from '../util/value-errors.js'
-import { THROWN_ERROR_CODES } from '../errors/catalogue.js'
-import { MockNvrError } from '../errors/errors.js'
+import { OptionsError } from '../errors/errors.js'
 
 /**
  * One thing wrong with the options. The sentence is put together by the caller's naming: a library caller
@@ -61,13 +60,9 @@ export function nestedValueProblems (settings: Record<string, unknown>, key: str
   return valueProblems(settings, wrong).map(problem => ({ ...problem, keys: [key, ...problem.keys.slice(1)], path: `/${index}/${problem.keys[0] as string}${problem.path}` }))
 }
 
-/** Options that cannot be used; the message names each option by its key, as the caller passed it. */
-export class OptionsError extends MockNvrError {
-  /** Every problem, one line of the message each. */
-  constructor (messageOrProblems: string | OptionsProblem | readonly OptionsProblem[]) {
-    super(THROWN_ERROR_CODES.OptionsError, typeof messageOrProblems === 'string' ? messageOrProblems : [messageOrProblems].flat().map(describeForLibrary).join('\n'))
-    this.name = 'OptionsError'
-  }
+/** The error of these problems, one line each, each option named by its key as the caller passed it. */
+export function optionsError (problems: OptionsProblem | readonly OptionsProblem[]): OptionsError {
+  return new OptionsError([problems].flat().map(describeForLibrary).join('\n'))
 }
 
 // "option port", "option generate.cameras", "option corsOrigins[1]".

@@ -2,11 +2,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { FastifyBaseLogger } from 'fastify'
 import { combinationProblem } from './combination-problems.js'
 import { DEFAULT_LIMITS } from './limits.js'
-import { listOptionsProblems, OptionsError, type OptionsProblem } from './option-problems.js'
+import { listOptionsProblems, optionsError, type OptionsProblem } from './option-problems.js'
 import { DEFAULT_JOURNAL_SIZE, DEFAULT_MAX_HEADER_SIZE, OptionsSchema, type GivenOptions, type ResolvedOptions } from './options-schema.js'
 import { SHARED_OPTION_DEFAULTS } from './shared-options.js'
-
-export { OptionsError }
 
 /** What startMockNvr takes: every option optional, plus in-memory data or your own logger. */
 export type MockNvrOptions = Partial<GivenOptions> & {
@@ -44,6 +42,6 @@ export function resolveOptions (input: MockNvrOptions): ResolvedOptions & Pick<M
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
   const { data, logger, ...options } = { ...LIBRARY_DEFAULTS, ...defined } as MockNvrOptions & GivenOptions
   const problems = findProblems(options)
-  if (problems.length > 0) throw new OptionsError(problems)
+  if (problems.length > 0) throw optionsError(problems)
   return { ...checkOptions.Decode(options), data, logger }
 }

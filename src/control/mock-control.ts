@@ -9,7 +9,6 @@ import { RateLimitSchema, ScopedTokensSchema, type FixtureData, type ScopedToken
 import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control-verbs.js'
 import { RateLimiter } from '../contract/rate-limit.js'
 import { mergeScopes, type ScopeHolder } from '../contract/scoped-tokens.js'
-import { OptionsError } from '../config/option-problems.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
 import type { Clock } from '../util/clock.js'
@@ -17,7 +16,7 @@ import type { Clock } from '../util/clock.js'
 const scopedTokensChecker = checkerOnFirstUse(ScopedTokensSchema)
 const rateLimitChecker = checkerOnFirstUse(RateLimitSchema)
 import { apiErrors } from '../wire/errors.js'
-import { ScopedTokensError } from '../errors/errors.js'
+import { RateLimitError, ScopedTokensError } from '../errors/errors.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
 export interface ControlledStore {
@@ -144,10 +143,10 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     return { scopedTokens: this.#scopedTokenCount }
   }
 
-  /** Sets the rate limit per token, or turns it off with null; throws OptionsError for anything but 1 to 1000000 or null. */
+  /** Sets the rate limit per token, or turns it off with null; throws RateLimitError for anything but 1 to 1000000 or null. */
   setRateLimit (perSecond: number | null): RateLimitSummary {
     if (perSecond !== null && !rateLimitChecker().Check(perSecond)) {
-      throw new OptionsError(`rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not ${JSON.stringify(perSecond)}`)
+      throw new RateLimitError(`rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not ${JSON.stringify(perSecond)}`)
     }
     this.rateLimiter.set(perSecond ?? undefined)
     return this.rateLimit()

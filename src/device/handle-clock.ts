@@ -1,11 +1,11 @@
-import { OptionsError } from '../config/option-problems.js'
+import { ClockError } from '../errors/errors.js'
 import { ManualClock, type Clock } from '../util/clock.js'
 
 /** The schedules' clock as a handle gives it. */
 export interface HandleClock {
   /** Milliseconds since the epoch, by this clock. */
   now: () => number
-  /** Moves a manual clock on by `ms`, running every change due on the way; resolves once the ports follow. Throws OptionsError on the real clock. */
+  /** Moves a manual clock on by `ms`, running every change due on the way; resolves once the ports follow. Throws ClockError on the real clock. */
   advance: (ms: number) => Promise<void>
   /** Timers waiting on a manual clock (a change of health, a drift edit, a slow answer); 0 on the real one. */
   readonly pending: number
@@ -16,8 +16,8 @@ export function handleClock (clock: Clock, settled: () => Promise<unknown>): Han
   return {
     now: () => clock.now(),
     advance: async ms => {
-      if (!(clock instanceof ManualClock)) throw new OptionsError('the clock is real: start with clock \'manual\' to move it by hand')
-      if (!Number.isInteger(ms) || ms < 0) throw new OptionsError(`clock.advance takes whole milliseconds from 0, not ${String(ms)}`)
+      if (!(clock instanceof ManualClock)) throw new ClockError('the clock is real: start with clock \'manual\' to move it by hand')
+      if (!Number.isInteger(ms) || ms < 0) throw new ClockError(`clock.advance takes whole milliseconds from 0, not ${String(ms)}`)
       clock.advance(ms)
       await settled()
     },

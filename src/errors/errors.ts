@@ -2,8 +2,7 @@ import { THROWN_ERROR_CODES, type ErrorCode } from './catalogue.js'
 import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
 
 // Every error class mock-nvr throws, as undici keeps its own in lib/core/errors.js: each with its stable `code` from
-// the catalogue. Two live beside what builds their message and re-use the base: OptionsError (config/option-problems.ts)
-// and RecordRefusedError (target-link/record-target.ts). The library exports them all from src/errors.ts.
+// the catalogue.
 
 /** Any error mock-nvr throws: `code` is its stable code from the catalogue (errors/catalogue.ts). */
 export class MockNvrError extends Error {
@@ -97,6 +96,49 @@ export class ScheduleFileError extends ProblemsError<FileProblem> {
 }
 
 /** A command line or environment the CLI cannot use: the message is the one line it prints. */
+/**
+ * Options that cannot be used; the message names each option by its key, as the caller passed it, one line a
+ * problem (config/option-problems.ts words them).
+ */
+export class OptionsError extends MockNvrError {
+  constructor (message: string) {
+    super(THROWN_ERROR_CODES.OptionsError, message)
+    this.name = 'OptionsError'
+  }
+}
+
+/** A rate limit a running device cannot take (setRateLimit): anything but a whole number from 1 to 1000000, or null. */
+export class RateLimitError extends MockNvrError {
+  constructor (message: string) {
+    super(THROWN_ERROR_CODES.RateLimitError, message)
+    this.name = 'RateLimitError'
+  }
+}
+
+/** A clock that cannot be moved as asked (clock.advance): the real clock, or a time that is no whole milliseconds from 0. */
+export class ClockError extends MockNvrError {
+  constructor (message: string) {
+    super(THROWN_ERROR_CODES.ClockError, message)
+    this.name = 'ClockError'
+  }
+}
+
+/** What a refused recording's report holds at the least: the contract's violations. */
+export interface RefusedReport {
+  readonly violations: readonly unknown[]
+}
+
+/** A recording refused because the target breaks the contract; `report` says what and where, as verify does. */
+export class RecordRefusedError<Report extends RefusedReport = RefusedReport> extends MockNvrError {
+  readonly report: Report
+
+  constructor (report: Report) {
+    super(THROWN_ERROR_CODES.RecordRefusedError, `the target breaks the contract (${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}): nothing recorded`)
+    this.name = 'RecordRefusedError'
+    this.report = report
+  }
+}
+
 export class UsageError extends MockNvrError {
   constructor (message: string) {
     super(THROWN_ERROR_CODES.UsageError, message)

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { OptionsError, resolveOptions, type MockNvrOptions } from '../config/options.js'
+import { resolveOptions, type MockNvrOptions } from '../config/options.js'
+import { optionsError } from '../config/option-problems.js'
+import { OptionsError } from '../errors/errors.js'
 import { FLEET_OPTIONS, MAX_FLEET_DEVICES, type ResolvedOptions } from '../config/options-schema.js'
 import type { DeviceSettings, FleetDeviceOptions } from '../config/device-settings.js'
 import { devicesProblems } from '../config/fleet-problems.js'
@@ -58,10 +60,10 @@ const checkCount = TypeCompiler.Compile(Type.Object({ count: Type.Integer({ mini
 
 /** The devices a fleet's options ask for, each with its options checked: every problem of the list at once. */
 export function planDevices ({ count, devices, ...shared }: FleetOptions): DevicePlan[] {
-  if (count !== undefined && devices !== undefined) throw new OptionsError(together(['count', 'devices'], (a, b) => `${a} cannot be combined with ${b}: give one`))
+  if (count !== undefined && devices !== undefined) throw optionsError(together(['count', 'devices'], (a, b) => `${a} cannot be combined with ${b}: give one`))
   if (count === undefined && devices === undefined) throw new OptionsError('a fleet needs count or devices: how many devices, or which')
   const problems = devices === undefined ? schemaProblems(checkCount, { count }) : devicesProblems(devices)
-  if (problems.length > 0) throw new OptionsError(problems)
+  if (problems.length > 0) throw optionsError(problems)
   const listed: FleetDeviceOptions[] = devices ?? Array.from({ length: count as number }, (_, index) => ({ name: deviceName(index) }))
   const base = resolveOptions(withoutHooks(shared))
   // The fractions and the shard are the fleet's own options: checked as such (fleet marks the options as a
@@ -71,7 +73,7 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
   // A device without a port of its own takes the fleet's port plus its place.
   const countKey = devices === undefined ? 'count' : 'devices'
   const edge = portRangeProblem(base.port, portsFromFleetPort(listed), countKey) ?? shardCountProblem(shard, listed.length, countKey)
-  if (edge !== undefined) throw new OptionsError(edge)
+  if (edge !== undefined) throw optionsError(edge)
   // Chosen among the whole fleet's devices, and every device planned, so a shard's devices are the fleet's own.
   const byFraction = plansByFraction(listed.filter(device => device.health === undefined).map(device => device.name), base.seed, { offline: shared.offlineFraction, flapping: shared.flappingFraction })
   const resolved = new Map<string, ResolvedOptions>()

@@ -1,6 +1,6 @@
 import { Type, type Static, type StaticDecode } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { fieldProblem, findOptionsProblem, OptionsError } from '../config/option-problems.js'
+import { fieldProblem, findOptionsProblem, optionsError } from '../config/option-problems.js'
 import { SHARED_OPTION_DEFAULTS } from '../config/shared-options.js'
 import { DeviceSettingsSchema } from '../config/device-settings.js'
 import { OptionsSchema } from '../config/options-schema.js'
@@ -38,7 +38,7 @@ export function resolveHandlerOptions (input: NvrHandlersOptions | undefined): R
       ? fieldProblem('baseUrl', '', "must be an origin such as 'http://nvr.test' or location.origin, without a path", baseUrl)
       : undefined
   })
-  if (problem !== undefined) throw new OptionsError(problem)
+  if (problem !== undefined) throw optionsError(problem)
   const { baseUrl, ...read } = checkHandlerOptions.Decode(options)
   return { ...SHARED_OPTION_DEFAULTS, clock: 'real', ...read, origin: bareOriginOf(baseUrl) as string }
 }

@@ -1,7 +1,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { PlainTokenPolicy } from '../contract/bearer.js'
 import type { ScopedToken } from '../contract/scoped-tokens.js'
-import { fieldProblem, OptionsError } from '../config/option-problems.js'
+import { fieldProblem, optionsError } from '../config/option-problems.js'
 import type { ValueProblem } from '../util/value-errors.js'
 import { API_PREFIX, isUnder } from '../contract/paths.js'
 import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
@@ -19,8 +19,7 @@ import type { ScopedTokensError } from '../errors/errors.js'
 
 export type { NvrHandlersOptions }
 /** What a bad option, bad data or a bad fault spec throws, each with its stable `code`; the catalogues of codes. */
-export { OptionsError } from '../config/option-problems.js'
-export { MockNvrError, ProblemsError, ScopedTokensError, FixtureError, InvalidFaultError } from '../errors/errors.js'
+export { OptionsError, MockNvrError, ProblemsError, ScopedTokensError, FixtureError, InvalidFaultError, RateLimitError, ClockError } from '../errors/errors.js'
 export { ERROR_CODES, THROWN_ERROR_CODES } from '../errors/catalogue.js'
 export type { ScopedToken } from '../contract/scoped-tokens.js'
 
@@ -64,7 +63,7 @@ function newTokenPolicy (tokens: readonly string[], scopedTokens: readonly Scope
     return new PlainTokenPolicy(tokens, scopedTokens)
   } catch (error) {
     const [problem] = (error as ScopedTokensError).problems as [ValueProblem]
-    throw new OptionsError(fieldProblem('scopedTokens', problem.path, problem.message))
+    throw optionsError(fieldProblem('scopedTokens', problem.path, problem.message))
   }
 }
 

@@ -3,7 +3,8 @@ import { loadFixtures } from '../data/fixtures.js'
 import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { generateCameras } from '../data/generate.js'
 import type { GenerateSize } from '../data/generate-size.js'
-import { OptionsError, type MockNvrOptions } from '../config/options.js'
+import type { MockNvrOptions } from '../config/options.js'
+import { OptionsError } from '../errors/errors.js'
 import { type ResolvedOptions } from '../config/options-schema.js'
 
 /** The data to serve at start-up, where it came from, and anything a user must know to ask for it. */

@@ -4,19 +4,7 @@ import { TargetRun } from './target-run.js'
 import type { TargetLinkOptions } from '../target-client/target-connection.js'
 import { readTarget } from './read-target.js'
 import type { VerifyReport } from './verify-target.js'
-import { THROWN_ERROR_CODES } from '../errors/catalogue.js'
-import { MockNvrError } from '../errors/errors.js'
-
-/** A recording refused because the target breaks the contract; `report` says what and where, as verify does. */
-export class RecordRefusedError extends MockNvrError {
-  readonly report: VerifyReport
-
-  constructor (report: VerifyReport) {
-    super(THROWN_ERROR_CODES.RecordRefusedError, `the target breaks the contract (${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}): nothing recorded`)
-    this.name = 'RecordRefusedError'
-    this.report = report
-  }
-}
+import { RecordRefusedError } from '../errors/errors.js'
 
 /** What a recording holds, with the cameras whose list mock-nvr will serve as the same JSON in other bytes. */
 export interface Recording {
@@ -42,7 +30,7 @@ export async function recordWithNotes (options: TargetLinkOptions): Promise<Reco
     const cameras = [...new Set(options.cameras)]
     const reading = await readTarget(run, cameras)
     if (reading.violations.length > 0) {
-      throw new RecordRefusedError(run.redactAll({ target: run.target, time, cameras, probedCamera: null, violations: reading.violations, differences: [] }))
+      throw new RecordRefusedError<VerifyReport>(run.redactAll({ target: run.target, time, cameras, probedCamera: null, violations: reading.violations, differences: [] }))
     }
     const reformatted = reading.cameras
       .filter(camera => !new ServedCamera(camera.validLines).listBody.equals(camera.listBody as Buffer))

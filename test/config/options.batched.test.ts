@@ -1,7 +1,8 @@
 import t from 'tap'
 import { helpText, parseCli } from '../../src/cli/args.js'
 import { envName, CLI_OPTIONS, shownDefault } from '../../src/cli/serve-flags.js'
-import { LIBRARY_DEFAULTS, OptionsError, resolveOptions } from '../../src/config/options.js'
+import { LIBRARY_DEFAULTS, resolveOptions } from '../../src/config/options.js'
+import { OptionsError } from '../../src/errors/errors.js'
 import { describeNonOrigin } from '../../src/wire/origin.js'
 import { UsageError } from '../../src/errors/errors.js'
 

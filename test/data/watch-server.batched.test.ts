@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { OptionsError } from '../../src/config/options.js'
+import { OptionsError } from '../../src/errors/errors.js'
 import { startMockNvr } from '../../src/start/start-mock-nvr.js'
 import { startMockFleet } from '../../src/fleet/start-mock-fleet.js'
 import { AUTH, line } from '../helpers/app.js'

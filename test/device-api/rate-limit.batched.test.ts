@@ -1,6 +1,6 @@
 import t from 'tap'
 import { RateLimiter, REMEMBERED_BUCKETS } from '../../src/contract/rate-limit.js'
-import { OptionsError, startMockNvr } from '../../src/index.js'
+import { OptionsError, RateLimitError, startMockNvr } from '../../src/index.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { ManualClock } from '../../src/util/clock.js'
 import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
@@ -132,7 +132,7 @@ t.test('the limit changes at run time through the handle and the admin API, and 
     t.equal(refused.statusCode, 400)
     t.strictSame(refused.json().result, { success: false, httpCode: 400, errorCode: 'INVALID_BODY', errorMessage: `The request body is invalid: ${problem}.`, problems: [problemOf(problem)] })
   }
-  t.throws(() => control.setRateLimit(0), new OptionsError('rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not 0'))
+  t.throws(() => control.setRateLimit(0), new RateLimitError('rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not 0'))
   t.strictSame(control.rateLimit(), { rateLimit: 2 }, 'nothing changed')
 
   control.reset()

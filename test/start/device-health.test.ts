@@ -3,7 +3,7 @@ import { Agent, request as httpsRequest } from 'node:https'
 import { createServer } from 'node:net'
 import t, { type Test } from 'tap'
 import { startMockNvr, type MockNvr } from '../../src/start/start-mock-nvr.js'
-import { OptionsError } from '../../src/config/options.js'
+import { ClockError, OptionsError } from '../../src/errors/errors.js'
 import { line } from '../helpers/app.js'
 import { HealthSpecError } from '../../src/errors/errors.js'
 
@@ -229,10 +229,10 @@ t.test('drift: the data served changes at each period, valid, with updated movin
 t.test('the handle refuses what it cannot do, in words', async t => {
   const nvr = await start(t)
   await t.rejects(nvr.setHealth({ state: 'offline', for: -5 }), HealthSpecError)
-  await t.rejects(nvr.clock.advance(-1), new OptionsError('clock.advance takes whole milliseconds from 0, not -1'))
+  await t.rejects(nvr.clock.advance(-1), new ClockError('clock.advance takes whole milliseconds from 0, not -1'))
   const real = await startMockNvr({ data: DATA })
   t.teardown(real.close)
-  await t.rejects(real.clock.advance(10), new OptionsError('the clock is real: start with clock \'manual\' to move it by hand'))
+  await t.rejects(real.clock.advance(10), new ClockError('the clock is real: start with clock \'manual\' to move it by hand'))
   t.equal(real.clock.pending, 0)
   t.ok(Math.abs(real.clock.now() - Date.now()) < 60_000)
 })

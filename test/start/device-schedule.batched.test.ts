@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadDeviceSchedule } from '../../src/start/device-schedule.js'
-import { OptionsError } from '../../src/config/options.js'
+import { OptionsError } from '../../src/errors/errors.js'
 import { describeStartFailure } from '../../src/cli/start-failure.js'
 import { ScheduleFileError } from '../../src/errors/errors.js'
 
