@@ -8,7 +8,7 @@ import { buildServingApp } from '../src/app/build-app.js'
 import { DataStore, prepareServedData } from '../src/data/data-store.js'
 import { loadFixtures, BUNDLED_FIXTURES } from '../src/data/fixtures.js'
 import { resolveOptions } from '../src/config/options.js'
-import { deviceState } from '../src/start/device-state.js'
+import { makeDevice } from '../src/device/make-device.js'
 import { Roster } from '../src/device/roster.js'
 import { ManualClock } from '../src/util/clock.js'
 import { createRandom, seedFor } from '../src/util/random.js'
@@ -26,7 +26,7 @@ const clock = new ManualClock(0)
 const devices = Array.from({ length: count }, (_, index) => {
   const name = `nvr-${String(index + 1).padStart(4, '0')}`
   const phase = Math.floor(createRandom(seedFor(1, name))() * 1000)
-  return deviceState(name, options, DataStore.serving(served), { clock }, { schedule: { plan: { pattern: 'flapping', up: 500, down: 500, phase } }, clock, seed: 1, log: logger })
+  return makeDevice(name, options, DataStore.serving(served), { clock }, { schedule: { plan: { pattern: 'flapping', up: 500, down: 500, phase } }, clock, seed: 1, log: logger })
 })
 const roster = new Roster(devices)
 const { app, addListener } = await buildServingApp({ device: devices[0]!, maxHeaderSize: options.maxHeaderSize, logger })
@@ -59,7 +59,7 @@ const wallMs = performance.now() - started
 const cpu = process.cpuUsage(cpuBefore)
 global.gc?.()
 const rssAfter = process.memoryUsage().rss
-const changes = devices.reduce((sum, device) => sum + device.control.events.entries().length, 0)
+const changes = devices.reduce((sum, device) => sum + device.events.entries().length, 0)
 const listening = devices.filter(device => device.port?.listening === true).length
 console.log(`devices ${count}, ${seconds} s of clock time in ${STEP_MS} ms steps: ${changes} changes of state kept (the last 200 per device), ${listening} listening at the end`)
 console.log(`rss before ${mb(rssBefore)} MB, after ${mb(rssAfter)} MB, growth ${mb(rssAfter - rssBefore)} MB, peak ${mb(Math.max(peak, rssAfter))} MB`)

@@ -10,18 +10,18 @@ import { ok, route } from './routing.js'
 export function registerAccessRoutes (app: FastifyInstance, deviceOf: DeviceOf): void {
   // The tokens are never given back, nor logged: GET and PUT answer how many there are.
   route(app, '/scoped-tokens', {
-    GET: (request, reply) => ok(reply, deviceOf(request).control.scopedTokens()),
+    GET: (request, reply) => ok(reply, deviceOf(request).scopedTokens()),
     PUT: (request, reply) => {
-      const summary = deviceOf(request).control.setScopedTokens(request.body)
+      const summary = deviceOf(request).setScopedTokens(request.body)
       request.log.info(summary, 'admin: scoped tokens replaced')
       return ok(reply, summary)
     }
   }, { schema: { hide: true, body: ScopedTokensSchema } })
 
   route(app, '/rate-limit', {
-    GET: (request, reply) => ok(reply, deviceOf(request).control.rateLimit()),
+    GET: (request, reply) => ok(reply, deviceOf(request).rateLimit()),
     PUT: (request, reply) => {
-      const summary = deviceOf(request).control.setRateLimit((request.body as { rateLimit: number | null }).rateLimit)
+      const summary = deviceOf(request).setRateLimit((request.body as { rateLimit: number | null }).rateLimit)
       request.log.info(summary, 'admin: rate limit set')
       return ok(reply, summary)
     }

@@ -12,14 +12,14 @@ const DATA_BODY_LIMIT = 64 * 1024 * 1024
  */
 export function registerDataRoutes (app: FastifyInstance, deviceOf: DeviceOf): void {
   route(app, '/data', {
-    GET: (request, reply) => ok(reply, deviceOf(request).control.data()),
+    GET: (request, reply) => ok(reply, deviceOf(request).data()),
     PUT: (request, reply) => {
-      const summary = deviceOf(request).control.use(request.body, 'request body')
+      const summary = deviceOf(request).use(request.body, 'request body')
       request.log.info(summary, 'admin: data replaced')
       return ok(reply, summary)
     },
     DELETE: (request, reply) => {
-      const summary = deviceOf(request).control.resetData()
+      const summary = deviceOf(request).resetData()
       request.log.info(summary, 'admin: data reset to the start-up data')
       return ok(reply, summary)
     }

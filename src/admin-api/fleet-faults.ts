@@ -9,14 +9,14 @@ import { ok, route } from './routing.js'
  */
 export function registerFleetFaults (fleet: FastifyInstance, roster: DeviceRoster): void {
   route(fleet, '/faults', {
-    GET: (_request, reply) => ok(reply, roster.entries.flatMap(({ device }) => device.control.faults().map(fault => ({ device: device.name, ...fault })))),
+    GET: (_request, reply) => ok(reply, roster.entries.flatMap(({ device }) => device.faults().map(fault => ({ device: device.name, ...fault })))),
     POST: (request, reply) => {
-      const faults = roster.entries.map(({ device }) => ({ device: device.name, ...device.control.injectFault(request.body) }))
+      const faults = roster.entries.map(({ device }) => ({ device: device.name, ...device.injectFault(request.body) }))
       request.log.info({ devices: faults.length }, 'admin: a fault injected on every device')
       return ok(reply, faults, 201)
     },
     DELETE: (request, reply) => {
-      for (const { device } of roster.entries) device.control.clearFaults()
+      for (const { device } of roster.entries) device.clearFaults()
       request.log.info('admin: every fault of every device cleared')
       return ok(reply, null)
     }

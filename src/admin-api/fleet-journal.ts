@@ -9,7 +9,7 @@ export type FleetJournalEntry = { device: string } & JournalEntry
 
 /** Every device's journal as one, oldest first, each entry with its device's name. */
 export function fleetJournal (roster: DeviceRoster): FleetJournalEntry[] {
-  const entries = roster.entries.flatMap(({ device }) => device.control.requests().map(entry => ({ device: device.name, ...entry })))
+  const entries = roster.entries.flatMap(({ device }) => device.requests().map(entry => ({ device: device.name, ...entry })))
   return entries.sort((a, b) => a.time.localeCompare(b.time))
 }
 
@@ -17,11 +17,11 @@ export function fleetJournal (roster: DeviceRoster): FleetJournalEntry[] {
 export function registerFleetJournal (fleet: FastifyInstance, roster: DeviceRoster): void {
   route(fleet, '/requests', {
     GET: (_request, reply) => {
-      const total = roster.entries.reduce((sum, { device }) => sum + device.control.journal.total, 0)
+      const total = roster.entries.reduce((sum, { device }) => sum + device.journal.total, 0)
       return ok(reply, { requests: fleetJournal(roster), total })
     },
     DELETE: (_request, reply) => {
-      for (const { device } of roster.entries) device.control.resetRequests()
+      for (const { device } of roster.entries) device.resetRequests()
       return ok(reply, null)
     }
   })

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { MockControl } from '../control/mock-control.js'
+import type { Device } from '../device/device.js'
 import type { RequestJournal } from '../control/journal.js'
 import type { DeviceOf } from './device-of.js'
 import { answerWithStream, deviceSource, JournalStream, type JournalStreamLimits } from './journal-stream.js'
@@ -9,26 +9,26 @@ import { ok, route } from './routing.js'
 export function registerJournalRoutes (app: FastifyInstance, deviceOf: DeviceOf, streamLimits?: Partial<JournalStreamLimits>): void {
   route(app, '/requests', {
     GET: (request, reply) => {
-      const { control } = deviceOf(request)
-      return ok(reply, { requests: control.requests(), total: control.journal.total, capacity: control.journal.capacity })
+      const device = deviceOf(request)
+      return ok(reply, { requests: device.requests(), total: device.journal.total, capacity: device.journal.capacity })
     },
     DELETE: (request, reply) => {
-      deviceOf(request).control.resetRequests()
+      deviceOf(request).resetRequests()
       return ok(reply, null)
     }
   })
 
   route(app, '/events', {
-    GET: (request, reply) => ok(reply, deviceOf(request).control.events.entries())
+    GET: (request, reply) => ok(reply, deviceOf(request).events.entries())
   })
 
   // One stream per journal, made when it is first asked for; the device's changes of health and data go with it.
   const journalStreams = new Map<RequestJournal, JournalStream>()
-  const journalStreamOf = (control: MockControl): JournalStream => {
-    let stream = journalStreams.get(control.journal)
+  const journalStreamOf = ({ journal, events }: Device): JournalStream => {
+    let stream = journalStreams.get(journal)
     if (stream === undefined) {
-      stream = new JournalStream(deviceSource(control.journal, control.events), streamLimits)
-      journalStreams.set(control.journal, stream)
+      stream = new JournalStream(deviceSource(journal, events), streamLimits)
+      journalStreams.set(journal, stream)
     }
     return stream
   }
@@ -37,6 +37,6 @@ export function registerJournalRoutes (app: FastifyInstance, deviceOf: DeviceOf,
     done()
   })
   route(app, '/requests/stream', {
-    GET: (request, reply) => answerWithStream(reply, journalStreamOf(deviceOf(request).control))
+    GET: (request, reply) => answerWithStream(reply, journalStreamOf(deviceOf(request)))
   })
 }

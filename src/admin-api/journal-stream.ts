@@ -56,12 +56,12 @@ export function deviceSource (journal: RequestJournal, events?: DeviceEvents): S
  */
 export function fleetSource (roster: DeviceRoster, { requests = true }: { requests?: boolean } = {}): StreamSource {
   return {
-    ready: () => ({ devices: roster.entries.length, total: roster.entries.reduce((sum, { device }) => sum + device.control.journal.total, 0) }),
+    ready: () => ({ devices: roster.entries.length, total: roster.entries.reduce((sum, { device }) => sum + device.journal.total, 0) }),
     listen: send => {
-      const stops = roster.entries.map(({ device: { name, control } }) => {
+      const stops = roster.entries.map(({ device: { name, journal, events } }) => {
         const named: SendEvent = (event, data) => { send(event, { device: name, ...(data as object) }) }
-        if (requests) return deviceSource(control.journal, control.events).listen(named)
-        return control.events.listeners.add(change => { named(change.kind, change) })
+        if (requests) return deviceSource(journal, events).listen(named)
+        return events.listeners.add(change => { named(change.kind, change) })
       })
       return () => { for (const stop of stops) stop() }
     }

@@ -4,7 +4,6 @@ import { adminArea, guardAreas } from '../wire/area-guard.js'
 import { registerApiPage } from '../openapi/api-page.js'
 import { TokenPolicy } from '../wire/token-policy.js'
 import { answerClientError } from './client-errors.js'
-import { MockControl } from '../control/mock-control.js'
 import { RealClock } from '../util/real-clock.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import type { DataStore } from '../data/data-store.js'
@@ -32,8 +31,6 @@ export type AppDevice = {
   store: DataStore
   tokens: TokenPolicy
   cors: CorsPolicy
-  /** Faults, latency, the rate limit and the request journal of this device; a fresh one on the store and tokens when absent. */
-  control?: MockControl
 } | {
   /** A device made already, e.g. the first of a fleet. */
   device: Device
@@ -119,14 +116,14 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
 
   function addListener (role: NewListener): DevicePort {
     refuseAdminTokenOpening(role.device, adminToken)
-    logging.logRequestsOf(role.device.control.recorder, role.log)
+    logging.logRequestsOf(role.device.recorder, role.log)
     return listeners.add(role)
   }
   return { app, listener, addListener }
 }
 
-function deviceOf ({ store, tokens, cors, control = new MockControl({ store, access: tokens, clock: new RealClock() }) }: Exclude<AppDevice, { device: Device }>): Device {
-  return new Device({ name: 'nvr', store, tokens, cors, control })
+function deviceOf ({ store, tokens, cors }: Exclude<AppDevice, { device: Device }>): Device {
+  return new Device({ name: 'nvr', store, tokens, cors, clock: new RealClock() })
 }
 
 function refuseAdminTokenOpening (device: Device, adminToken: string | undefined): void {

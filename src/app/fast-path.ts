@@ -39,8 +39,7 @@ export class FastPath {
   answer (device: Device, request: IncomingMessage, response: ServerResponse): boolean {
     const start = performance.now()
     const { method, url, headers } = request
-    const { control } = device
-    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || control.faultControl.active || control.rateLimiter.active) return false
+    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || device.faultControl.active || device.rateLimiter.active) return false
     if (headers.host === undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
     const match = matchOperation(url as string, plainSegment)
     if (match === undefined) return false
@@ -52,7 +51,7 @@ export class FastPath {
     const answerHeaders = [...device.cors.headersFor(headers.origin), 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
     response.writeHead(200, answerHeaders)
     response.end(method === 'HEAD' ? undefined : body)
-    control.recorder.answered({ method, url: url as string, params: match.params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
+    device.recorder.answered({ method, url: url as string, params: match.params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
     return true
   }
 }

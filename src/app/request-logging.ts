@@ -29,7 +29,7 @@ export class RequestLogging {
     const ownRole = this.#ownRole
     const recorderOf = (request: FastifyRequest): RequestRecorder => {
       const role = roleOf(request.raw, ownRole)
-      return role === ownRole && this.#controlRecorder !== undefined ? this.#controlRecorder : role.device.control.recorder
+      return role === ownRole && this.#controlRecorder !== undefined ? this.#controlRecorder : role.device.recorder
     }
     // A fleet device's request log (faults, errors) names the device, as its request lines do.
     const logOfListener: FastifyServerOptions['childLoggerFactory'] = (log, bindings, options, raw) => (roleOf(raw as IncomingMessage, ownRole).log ?? log).child(bindings, options)
@@ -43,7 +43,7 @@ export class RequestLogging {
   /** Starts writing the app's own listener's request lines, through the app's log. */
   register (app: FastifyInstance): void {
     this.#app = app
-    this.logRequestsOf(this.#controlRecorder ?? this.#ownRole.device.control.recorder, undefined)
+    this.logRequestsOf(this.#controlRecorder ?? this.#ownRole.device.recorder, undefined)
   }
 
   /** Writes a recorder's request lines to this log, or the app's (whose child app.log is; the quick line writer is the logger's own). */

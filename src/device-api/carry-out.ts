@@ -33,9 +33,9 @@ export function afterWait (device: Device, log: FastifyBaseLogger, plan: Plan, t
     return
   }
   // A dev loop that forgot its clock is manual sees why a request hangs.
-  if (device.control.clock.manual) log.info({ delayMs: plan.waitMs, fault: plan.fault }, `answer held by the manual clock until it moves ${plan.waitMs} ms on (POST /__admin/clock)`)
+  if (device.clock.manual) log.info({ delayMs: plan.waitMs, fault: plan.fault }, `answer held by the manual clock until it moves ${plan.waitMs} ms on (POST /__admin/clock)`)
   else log.debug({ delayMs: plan.waitMs, fault: plan.fault }, 'answer delayed')
-  device.control.faultControl.wait(plan.waitMs, then)
+  device.faultControl.wait(plan.waitMs, then)
 }
 
 /**
@@ -69,7 +69,7 @@ export function sendPlanned (request: FastifyRequest, reply: FastifyReply): void
 /** Closes the connection without a byte of answer; Fastify never completes such a request, so it is recorded here. */
 function dropConnection (request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack()
-  request.device.control.recorder.dropped(request, reply.elapsedTime)
+  request.device.recorder.dropped(request, reply.elapsedTime)
   // Destroying the response destroys its socket; inject() rejects with LIGHT_ECONNRESET likewise.
   reply.raw.destroy()
 }

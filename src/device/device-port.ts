@@ -16,7 +16,7 @@ const PORT = Symbol('the port of a server')
 /** What a port needs of the device it serves: to refuse a request as the device answers. */
 export interface PortDevice {
   readonly cors: CorsPolicy
-  readonly control: { readonly recorder: RequestRecorder }
+  readonly recorder: RequestRecorder
 }
 
 /** What a port serves, as the app's listener roles give it. */
@@ -127,7 +127,7 @@ export class DevicePort implements HealthListener {
     response.writeHead(error.statusCode, headers)
     response.end(request.method === 'HEAD' ? undefined : body)
     const url = request.url as string
-    device.control.recorder.refusedBeforeRouting({ method: request.method as string, url, params: paramsOf(url) }, error.statusCode, 0)
+    device.recorder.refusedBeforeRouting({ method: request.method as string, url, params: paramsOf(url) }, error.statusCode, 0)
   }
 }
 

@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { DataStore } from '../data/data-store.js'
-import type { MockControl } from '../control/mock-control.js'
 import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
 import type { DeviceEvent } from '../control/device-events.js'
-import type { CorsPolicy } from '../wire/cors.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
+import { DeviceCore, type DeviceCoreOptions } from './device-core.js'
 import { deviceArea, type BearerArea } from '../wire/area-guard.js'
 import { DeviceHealth, type HealthReport } from '../health/device-health.js'
 import type { HealthPlan } from '../health/health-spec.js'
@@ -21,15 +20,7 @@ declare module 'fastify' {
 }
 
 /** What a device is made of; a device of a fleet shares its store's data with the devices of the same fixtures. */
-export interface DeviceParts {
-  /** The device's name: nvr-001 in a fleet. */
-  name: string
-  store: DataStore
-  tokens: TokenPolicy
-  cors: CorsPolicy
-  /** Its faults, latency, rate limit and request journal. */
-  control: MockControl
-}
+export type DeviceParts = DeviceCoreOptions<DataStore, TokenPolicy>
 
 /** What a device's health and drift follow. */
 export interface DeviceSchedule {
@@ -68,16 +59,12 @@ export interface DeviceVerbs extends Omit<ControlVerbs, 'reset'>, HealthVerbs {
 }
 
 /**
- * One simulated device, in one place: its data, tokens, CORS policy and control (faults, latency, rate limit,
- * journal), and, once it has a port, its health and drift over time acted on that port. Every plugin, hook and
- * the fast path read it from the request (`request.device`), so one app serves any number of devices.
+ * One simulated device, in one place: its parts without a port (DeviceCore: data, tokens, CORS policy, faults,
+ * latency, rate limit, journal), and, once it has a port, its health and drift over time acted on that port.
+ * Every plugin, hook and the fast path read it from the request (`request.device`), so one app serves any number
+ * of devices.
  */
-export class Device {
-  readonly name: string
-  readonly store: DataStore
-  readonly tokens: TokenPolicy
-  readonly cors: CorsPolicy
-  readonly control: MockControl
+export class Device extends DeviceCore<DataStore, TokenPolicy> {
   /** The device API's bearer area, judged by this device's tokens. */
   readonly area: BearerArea
   /** Its health over time; none for a proxy (whose health is the real device's) or an app that only answers inject(). */
@@ -86,15 +73,11 @@ export class Device {
   #drift: DataDrift | undefined
   #port: DevicePort | undefined
 
-  constructor ({ name, store, tokens, cors, control }: DeviceParts, life?: DeviceLifeOptions) {
-    this.name = name
-    this.store = store
-    this.tokens = tokens
-    this.cors = cors
-    this.control = control
-    this.area = deviceArea(tokens)
+  constructor (parts: DeviceParts, life?: DeviceLifeOptions) {
+    super(parts)
+    this.area = deviceArea(parts.tokens)
     this.#life = life
-    this.health = life === undefined ? undefined : new DeviceHealth({ clock: life.clock, plan: life.schedule.plan, log: life.log, events: control.events })
+    this.health = life === undefined ? undefined : new DeviceHealth({ clock: life.clock, plan: life.schedule.plan, log: life.log, events: this.events })
   }
 
   /** The port the device listens on, once it has one. */
@@ -129,7 +112,7 @@ export class Device {
     const health = this.health as DeviceHealth
     health.begin(port)
     if (schedule.driftEvery !== undefined) {
-      this.#drift = new DataDrift({ clock, every: schedule.driftEvery, seed, control: this.control, events: this.control.events, log })
+      this.#drift = new DataDrift({ clock, every: schedule.driftEvery, seed, device: this, events: this.events, log })
     }
   }
 
@@ -139,8 +122,8 @@ export class Device {
   }
 
   /** See DeviceVerbs.reset. */
-  async reset (): Promise<void> {
-    this.control.reset()
+  override async reset (): Promise<void> {
+    super.reset()
     this.health?.reset()
     this.#drift?.reset()
     await this.settled()
@@ -151,7 +134,7 @@ export class Device {
    * latency or faults hold; its port stays as it is until the app closes.
    */
   async stop (): Promise<void> {
-    if (this.control.clock.manual) this.control.faultControl.release()
+    if (this.clock.manual) this.faultControl.release()
     this.#drift?.stop()
     await this.health?.stop()
   }
@@ -167,14 +150,14 @@ export class Device {
     // Every device a handle is made for has its life: startMockNvr and startMockFleet give it one.
     const health = this.health as DeviceHealth
     return {
-      ...verbsOf(this.control),
+      ...verbsOf(this),
       setHealth: async spec => {
         health.set(spec)
         await health.settled()
         return health.report()
       },
       health: () => health.report(),
-      events: () => this.control.events.entries(),
+      events: () => this.events.entries(),
       reset: async () => await this.reset()
     }
   }

@@ -13,7 +13,7 @@ import { pickLimits } from '../config/limits.js'
 import { loadTls } from '../config/tls.js'
 import { resolveOptions } from '../config/options.js'
 import { createLogger, deviceLogger, logsWritten } from '../logging/logger.js'
-import { deviceState, SharedDeviceParts } from '../start/device-state.js'
+import { makeDevice, SharedDeviceParts } from '../device/make-device.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
 import { baseUrl } from '../util/listen-address.js'
 import { describeControlListenError } from '../start/listen-error.js'
@@ -129,7 +129,7 @@ async function fleetDevices (plans: readonly DevicePlan[], data: unknown, clock:
   const logs = plans.map(plan => deviceLogger(logger, plan.name))
   // Devices of the same settings share their CORS policy and their tokens' digests.
   const parts = new SharedDeviceParts()
-  const devices = plans.map((plan, index) => deviceState(plan.name, plan.options, stores.get(plan.name) as DataStore, { clock }, {
+  const devices = plans.map((plan, index) => makeDevice(plan.name, plan.options, stores.get(plan.name) as DataStore, { clock }, {
     schedule: schedules[index] as DeviceSchedule, clock, seed: plan.options.seed, log: logs[index] as FastifyBaseLogger
   }, parts))
   return { devices, logs, schedules }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock, ClockTimer } from '../util/clock.js'
 import { createRandom, type Random } from '../util/random.js'
 import type { DeviceEvents } from '../control/device-events.js'
-import type { MockControl } from '../control/mock-control.js'
+import type { DeviceCore } from '../device/device-core.js'
 import { driftEdit } from './drift.js'
 
 export interface DataDriftOptions {
@@ -12,7 +12,7 @@ export interface DataDriftOptions {
   /** Seed of the edits: the same seed edits the same lines the same way. */
   seed: number
   /** What serves the data: each edit goes through its use(), validated like a fixture file. */
-  control: Pick<MockControl, 'use' | 'store'>
+  device: Pick<DeviceCore, 'use' | 'store'>
   events: DeviceEvents
   log: FastifyBaseLogger
 }
@@ -46,12 +46,12 @@ export class DataDrift {
   }
 
   #edit (): void {
-    const { clock, control, events, log } = this.#options
-    const result = driftEdit(control.store.current.dataset, this.#random, clock.now())
+    const { clock, device, events, log } = this.#options
+    const result = driftEdit(device.store.current.dataset, this.#random, clock.now())
     if (result !== undefined) {
       const { dataset, edit } = result
       try {
-        control.use({ cameras: dataset.cameraIds.map(id => ({ id })), counting_lines: dataset.lines }, 'drift')
+        device.use({ cameras: dataset.cameraIds.map(id => ({ id })), counting_lines: dataset.lines }, 'drift')
         events.record({ kind: 'data', ...edit })
         log.info(edit, `drift: line ${edit.line} of camera ${edit.camera} ${edit.edit}`)
       /* c8 ignore next 3: drift makes valid data; should it ever not, the edit is skipped and logged, never a crash */

@@ -25,15 +25,15 @@ const METRICS: readonly ScrapedMetric[] = [
     name: 'mock_nvr_requests_total',
     help: 'Requests a device answered (or dropped), by operation and status; admin calls are not counted',
     type: 'counter',
-    values: devices => devices.flatMap(({ name, control }) => [...control.recorder.counts.byStatus].flatMap(([status, counts]) =>
+    values: devices => devices.flatMap(({ name, recorder }) => [...recorder.counts.byStatus].flatMap(([status, counts]) =>
       OPERATION_LABELS.flatMap((operation, index) => counts[index] === 0 ? [] : [{ labels: { device: name, operation, status: status === DROPPED ? 'dropped' : String(status) }, value: counts[index] as number }])))
   },
   {
     name: 'mock_nvr_faults_injected_total',
     help: 'Requests whose answer an injected fault or a Prefer header changed or delayed, by kind',
     type: 'counter',
-    values: devices => devices.flatMap(({ name, control }) => INJECTED_KINDS.flatMap(kind => {
-      const value = control.faultControl.injected[kind]
+    values: devices => devices.flatMap(({ name, faultControl }) => INJECTED_KINDS.flatMap(kind => {
+      const value = faultControl.injected[kind]
       return value === 0 ? [] : [{ labels: { device: name, kind }, value }]
     }))
   },
@@ -47,19 +47,19 @@ const METRICS: readonly ScrapedMetric[] = [
     name: 'mock_nvr_health_changes_total',
     help: 'Changes of a device\'s health, by its schedule, a command, a reset or a taken port',
     type: 'counter',
-    values: devices => devices.map(({ name, control }) => ({ labels: { device: name }, value: control.events.totals.health }))
+    values: devices => devices.map(({ name, events }) => ({ labels: { device: name }, value: events.totals.health }))
   },
   {
     name: 'mock_nvr_data_edits_total',
     help: 'Edits of a device\'s data by its drift',
     type: 'counter',
-    values: devices => devices.map(({ name, control }) => ({ labels: { device: name }, value: control.events.totals.data }))
+    values: devices => devices.map(({ name, events }) => ({ labels: { device: name }, value: events.totals.data }))
   },
   {
     name: 'mock_nvr_request_duration_seconds',
     help: 'How long a device took to answer, waits for latency, faults and health included',
     type: 'histogram',
-    values: devices => devices.flatMap(({ name, control }) => histogramValues(name, control.recorder.counts))
+    values: devices => devices.flatMap(({ name, recorder }) => histogramValues(name, recorder.counts))
   }
 ]
 

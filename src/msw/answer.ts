@@ -1,19 +1,14 @@
-import type { Admission } from '../contract/bearer.js'
 import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { API_PREFIX, hasMalformedEncoding, matchOperation, pathOf } from '../contract/paths.js'
-import type { MockControl } from '../control/mock-control.js'
+import type { DeviceCore, DeviceTokens } from '../device/device-core.js'
 import { cutInHalf, decide, refusal } from '../pipeline/decide.js'
 import type { Plan } from '../pipeline/plan.js'
-import { isPreflight, preflightHeaders, type CorsPolicy } from '../wire/cors.js'
+import { isPreflight, preflightHeaders } from '../wire/cors.js'
 import { apiErrors, type ApiError } from '../wire/errors.js'
 import type { ServedTextStore } from './served-store.js'
 
-/** What answers a request: the same policies the server is built from. */
-export interface AnswerContext {
-  tokens: { admit: (authorization: string | undefined) => Admission }
-  cors: CorsPolicy
-  control: MockControl<ServedTextStore>
-}
+/** What answers a request: a device without a port, made as the server's are. */
+export type AnswerContext = DeviceCore<ServedTextStore, DeviceTokens>
 
 /** An answer as the server would give it: status, headers as name, value…, and the body's bytes (none for HEAD). */
 export interface Answer {
@@ -37,8 +32,8 @@ export async function answer (request: Request, context: AnswerContext): Promise
   const cors = context.cors.headersFor(headers.origin)
   const record = (status: number, params: Record<string, string>, fault: string | null): void => {
     const recorded = { method, url, params, injectedFault: fault }
-    if (status === 0) context.control.recorder.dropped(recorded, performance.now() - start)
-    else context.control.recorder.answered(recorded, 'msw', status, performance.now() - start)
+    if (status === 0) context.recorder.dropped(recorded, performance.now() - start)
+    else context.recorder.answered(recorded, 'msw', status, performance.now() - start)
   }
 
   if (hasMalformedEncoding(url)) {
@@ -52,13 +47,13 @@ export async function answer (request: Request, context: AnswerContext): Promise
     record(204, params, null)
     return { status: 204, headers: [...cors, ...preflightHeaders(headers['access-control-request-headers']), 'content-length', '0'], body: '' }
   }
-  const plan = decide({ tokens: context.tokens, control: context.control }, { method, authorization: headers.authorization, prefer: undefined, operation: match?.row, params })
+  const plan = decide(context, { method, authorization: headers.authorization, prefer: undefined, operation: match?.row, params })
   return await carriedOut(plan, context, method, cors, status => record(status, params, plan.fault))
 }
 
 /** The plan carried out: after its wait, the answer it makes (recorded), or undefined for a dropped connection. */
-async function carriedOut (plan: Plan, { control }: AnswerContext, method: string, cors: readonly string[], record: (status: number) => void): Promise<Answer | undefined> {
-  if (plan.waitMs > 0) await new Promise<void>(resolve => control.faultControl.wait(plan.waitMs, resolve))
+async function carriedOut (plan: Plan, device: AnswerContext, method: string, cors: readonly string[], record: (status: number) => void): Promise<Answer | undefined> {
+  if (plan.waitMs > 0) await new Promise<void>(resolve => { device.wait(plan.waitMs, resolve) })
   const { outcome } = plan
   if (outcome.kind === 'drop') {
     record(0)

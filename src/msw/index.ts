@@ -5,7 +5,7 @@ import { fieldProblem, optionsError } from '../config/option-problems.js'
 import type { ValueProblem } from '../util/value-errors.js'
 import { API_PREFIX, isUnder } from '../contract/paths.js'
 import { verbsOf, type ControlVerbs } from '../control/control-verbs.js'
-import { MockControl } from '../control/mock-control.js'
+import { DeviceCore } from '../device/device-core.js'
 import { datasetFromData, mergeFixtures, type Dataset } from '../data/dataset.js'
 import { validateFixtureData } from '../data/fixture-validation.js'
 import { CorsPolicy } from '../wire/cors.js'
@@ -39,20 +39,19 @@ export function createNvrHandlers (options: NvrHandlersOptions): NvrHandlers {
   const clock = pageClockOf(clockKind)
   const store = new ServedTextStore(data === undefined ? demoDataset() : datasetFromData(data))
   const policy = newTokenPolicy(tokens, scopedTokens)
-  const control = new MockControl({ store, latency, seed, access: policy, scopedTokens, ...(rateLimit === undefined ? {} : { rateLimit }), clock })
-  const context = { tokens: policy, cors: new CorsPolicy(corsOrigins), control }
+  const device = new DeviceCore({ name: 'msw', store, tokens: policy, cors: new CorsPolicy(corsOrigins), latency, seed, scopedTokens, ...(rateLimit === undefined ? {} : { rateLimit }), clock })
 
   const handler = http.all(({ request }) => {
     const url = new URL(request.url)
     return url.origin === origin && isUnder(url.pathname + url.search, API_PREFIX)
   }, async ({ request }) => {
-    const answered = await answer(request, context)
+    const answered = await answer(request, device)
     return answered === undefined ? HttpResponse.error() : toResponse(answered)
   })
 
   return {
     handlers: [handler],
-    ...verbsOf(control),
+    ...verbsOf(device),
     clock: handleClock(clock, async () => {})
   }
 }

@@ -1,5 +1,5 @@
 import { successEnvelopeOf } from '../contract/envelope.js'
-import type { ControlledStore } from '../control/mock-control.js'
+import type { ControlledStore } from '../device/device-core.js'
 import { camerasOf, type Dataset } from '../data/dataset.js'
 import { CountingLineSchema, type CountingLine } from '../contract/schemas.js'
 

@@ -11,20 +11,20 @@ const NO_HEADERS: readonly string[] = []
  * `times` a fault has left.
  */
 export function decide (device: DeviceState, request: ApiRequest): Plan {
-  const { tokens, control } = device
+  const { tokens, rateLimiter, store } = device
   const admission = tokens.admit(request.authorization)
   if (typeof admission === 'string') return refusal(device, apiErrors.unauthorized(admission))
-  if (control.rateLimiter.active) {
-    const retryAfter = control.rateLimiter.take(admission.token)
+  if (rateLimiter.active) {
+    const retryAfter = rateLimiter.take(admission.token)
     if (retryAfter !== undefined) return refusal(device, apiErrors.rateLimited(retryAfter))
   }
-  const faults = control.faultControl
-  if (!faults.active) return { waitMs: 0, fault: null, headers: NO_HEADERS, cut: false, outcome: lookUp(control.store, admission, request) }
+  const faults = device.faultControl
+  if (!faults.active) return { waitMs: 0, fault: null, headers: NO_HEADERS, cut: false, outcome: lookUp(store, admission, request) }
   const planned = faults.planFor(request)
   const { effect } = planned
   const outcome = effect === 'drop'
     ? { kind: 'drop' as const }
-    : typeof effect === 'object' ? { kind: 'refuse' as const, error: effect } : lookUp(control.store, admission, request)
+    : typeof effect === 'object' ? { kind: 'refuse' as const, error: effect } : lookUp(store, admission, request)
   return { waitMs: planned.waitMs, fault: planned.fault, headers: planned.headers, cut: effect === 'cut', outcome }
 }
 
@@ -32,8 +32,8 @@ export function decide (device: DeviceState, request: ApiRequest): Plan {
  * How a proxy's device answers a request: its faults, Prefer and latency, then the target's answer, which decides
  * who is let in.
  */
-export function decideForTarget (device: Pick<DeviceState, 'control'>, request: ApiRequest): Plan {
-  const faults = device.control.faultControl
+export function decideForTarget (device: Pick<DeviceState, 'faultControl'>, request: ApiRequest): Plan {
+  const faults = device.faultControl
   if (!faults.active) return FORWARD
   const { waitMs, fault, headers, effect } = faults.planFor(request)
   const outcome = effect === 'drop' ? { kind: 'drop' as const } : typeof effect === 'object' ? { kind: 'refuse' as const, error: effect } : FORWARD.outcome
@@ -46,8 +46,8 @@ const FORWARD: Plan = { waitMs: 0, fault: null, headers: NO_HEADERS, cut: false,
  * A refusal of the device API that no fault takes (a refused token, the rate limit, a malformed URL, a missing
  * Host): it waits for --latency, as every answer of the device does, so a frontend sees its error states slowly too.
  */
-export function refusal (device: Pick<DeviceState, 'control'>, error: ApiError): Plan {
-  return { waitMs: device.control.faultControl.latencyWait(), fault: null, headers: NO_HEADERS, cut: false, outcome: { kind: 'refuse', error } }
+export function refusal (device: Pick<DeviceState, 'faultControl'>, error: ApiError): Plan {
+  return { waitMs: device.faultControl.latencyWait(), fault: null, headers: NO_HEADERS, cut: false, outcome: { kind: 'refuse', error } }
 }
 
 /** The first half of an answer's bytes: what a client's parser gets from a connection cut mid-answer. */

@@ -7,7 +7,7 @@ import type { ApiRequest, DeviceState, Outcome } from './plan.js'
  * camera outside the token's scope a 403 whether it exists or not (so a scoped token learns nothing of it),
  * then the camera and the line by their ids.
  */
-export function lookUp (store: DeviceState['control']['store'], admitted: Admitted, { method, operation, params }: ApiRequest): Outcome {
+export function lookUp (store: DeviceState['store'], admitted: Admitted, { method, operation, params }: ApiRequest): Outcome {
   if (operation === undefined) return refuse(apiErrors.routeNotFound())
   if (!operation.methods.includes(method)) return refuse(apiErrors.methodNotAllowed(method, operation.methods))
   const id = params.id as string

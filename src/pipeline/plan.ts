@@ -25,11 +25,9 @@ export interface PreparedCamera {
 /** What the pipeline reads of a device: its tokens, rate limit, faults and data. */
 export interface DeviceState {
   readonly tokens: { admit: (authorization: string | undefined) => Admission }
-  readonly control: {
-    readonly rateLimiter: RateLimiter
-    readonly faultControl: FaultControl
-    readonly store: { camera: (id: string) => PreparedCamera | undefined }
-  }
+  readonly rateLimiter: RateLimiter
+  readonly faultControl: FaultControl
+  readonly store: { camera: (id: string) => PreparedCamera | undefined }
 }
 
 /** What happens to the request in the end. */

@@ -5,7 +5,7 @@ import type { DevicePort } from '../device/device-port.js'
 import type { Device, DeviceVerbs } from '../device/device.js'
 import { Roster } from '../device/roster.js'
 import { handleClock, type HandleClock } from '../device/handle-clock.js'
-import { deviceState } from './device-state.js'
+import { makeDevice } from '../device/make-device.js'
 import { DASHBOARD_PATH } from '../admin-api/dashboard-page.js'
 import { DataStore } from '../data/data-store.js'
 import { loadStartupData } from './startup-data.js'
@@ -64,7 +64,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
   const clock = clockOf(options.clock)
-  const device = deviceState('nvr', options, store, { clock, ...(proxy === undefined ? {} : { proxiedTarget: proxy.target }) }, { schedule, clock, seed: options.seed, log: logger })
+  const device = makeDevice('nvr', options, store, { clock, ...(proxy === undefined ? {} : { proxiedTarget: proxy.target }) }, { schedule, clock, seed: options.seed, log: logger })
   const roster = new Roster([device])
   const { app, listener } = await buildServingApp({
     device,

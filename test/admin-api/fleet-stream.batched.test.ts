@@ -111,13 +111,13 @@ t.test('closing the fleet ends its stream', async t => {
 })
 
 t.test('a fleet stream that is not read keeps a bounded queue and says what it dropped; an idle one gets heartbeats', async t => {
-  const devices = ['nvr-a', 'nvr-b'].map(name => ({ name, control: { journal: new RequestJournal(10), events: new DeviceEvents() } }))
+  const devices = ['nvr-a', 'nvr-b'].map(name => ({ name, journal: new RequestJournal(10), events: new DeviceEvents() }))
   const testRoster = { entries: devices.map(device => ({ device, url: '' })), find: () => undefined } as unknown as DeviceRoster
   const stream = new JournalStream(fleetSource(testRoster), { queueLimit: 2, heartbeatMs: 5 })
   const listener = stream.open()!
   // More than the readable's buffer and the queue hold, unread.
-  for (let index = 0; index < 500; index++) devices[index % 2]!.control.journal.record({ method: 'GET', url: `/${index}`, params: {} }, 200, 0)
-  devices[1]!.control.events.record({ kind: 'data', time: '2026-01-01T00:00:00.000Z', edit: 'renamed', camera: 'cam-1', line: 'line-1' })
+  for (let index = 0; index < 500; index++) devices[index % 2]!.journal.record({ method: 'GET', url: `/${index}`, params: {} }, 200, 0)
+  devices[1]!.events.record({ kind: 'data', time: '2026-01-01T00:00:00.000Z', edit: 'renamed', camera: 'cam-1', line: 'line-1' })
   t.ok(listener.dropped > 0)
   const holdOpen = setInterval(() => {}, 1000)
   t.teardown(() => clearInterval(holdOpen))
@@ -127,5 +127,5 @@ t.test('a fleet stream that is not read keeps a bounded queue and says what it d
   t.strictSame(new Set(read.filter(event => event.event === 'request').map(event => dataOf(event).device)), new Set(['nvr-a', 'nvr-b']))
   listener.readable.destroy()
   await new Promise(resolve => listener.readable.once('close', resolve))
-  t.strictSame(devices.map(device => [device.control.journal.listeners.tell, device.control.events.listeners.tell]), [[null, null], [null, null]])
+  t.strictSame(devices.map(device => [device.journal.listeners.tell, device.events.listeners.tell]), [[null, null], [null, null]])
 })

@@ -4,7 +4,6 @@ import { once } from 'node:events'
 import t, { type Test } from 'tap'
 import { buildServingApp } from '../../src/app/build-app.js'
 import { Device } from '../../src/device/device.js'
-import { MockControl } from '../../src/control/mock-control.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
@@ -17,7 +16,7 @@ const OTHER_DATA: FixtureData = { counting_lines: [line({ id: 'line-9', camera_i
 
 function device (name: string, data: FixtureData, tokens: string[] = [TOKEN]): Device {
   const store = new DataStore(datasetFromData(data))
-  return new Device({ name, store, tokens: new TokenPolicy(tokens, [ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ clock: new RealClock(), store }) })
+  return new Device({ name, store, tokens: new TokenPolicy(tokens, [ADMIN_TOKEN]), cors: new CorsPolicy(), clock: new RealClock() })
 }
 
 async function serve (t: Test, adminToken?: string) {
@@ -47,10 +46,10 @@ t.test('each listener of one app answers from its own device: data, tokens and j
   t.equal((await get(secondPort, '/nvr/v1/cameras/cam-9/counting_lines', AUTH)).status, 401, 'the first device\'s token opens only the first')
   t.strictSame((await get(secondPort, '/nvr/v1/cameras/cam-9/counting_lines/line-9', { authorization: 'Bearer other-token' })).body.content, (OTHER_DATA.counting_lines as unknown[])[0])
   t.strictSame((await get(secondPort, '/healthz', {})).body, { status: 'ok', cameras: 1, countingLines: 1 })
-  t.strictSame(first.control.requests().map(entry => entry.status), [200])
-  t.strictSame(second.control.requests().map(entry => entry.status), [404, 401, 200, 200])
+  t.strictSame(first.requests().map(entry => entry.status), [200])
+  t.strictSame(second.requests().map(entry => entry.status), [404, 401, 200, 200])
 
-  second.control.injectFault({ status: 503 })
+  second.injectFault({ status: 503 })
   t.equal((await get(secondPort, '/nvr/v1/cameras/cam-9/counting_lines', { authorization: 'Bearer other-token' })).status, 503, 'a fault of the second device')
   t.equal((await get(firstPort, '/nvr/v1/cameras/cam-1/counting_lines')).status, 200, 'leaves the first alone')
 
@@ -99,7 +98,7 @@ t.test('a control listener serves the admin API and /healthz alone, a device lis
   t.match(await get(devicePort, '/__admin/faults', ADMIN), { status: 404, body: { result: { errorCode: 'PATH_NOT_FOUND' } } })
   t.equal((await get(devicePort, '/nvr/v1/cameras/cam-1/counting_lines')).status, 200)
   const store = new DataStore(datasetFromData(OTHER_DATA))
-  const opensAdmin = new Device({ name: 'nvr-003', store, tokens: new TokenPolicy([ADMIN_TOKEN]), cors: new CorsPolicy(), control: new MockControl({ clock: new RealClock(), store }) })
+  const opensAdmin = new Device({ name: 'nvr-003', store, tokens: new TokenPolicy([ADMIN_TOKEN]), cors: new CorsPolicy(), clock: new RealClock() })
   t.throws(() => addListener({ device: opensAdmin, api: true, admin: false }), { name: 'OptionsError' }, 'no device\'s token may be the admin token')
 })
 

@@ -8,7 +8,6 @@ import { FastPath, matchRead } from '../../src/app/fast-path.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { startMockNvr, type MockNvr, type MockNvrOptions } from '../../src/index.js'
-import { MockControl } from '../../src/control/mock-control.js'
 import { Device } from '../../src/device/device.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { captureLogs } from '../helpers/log-capture.js'
@@ -123,9 +122,8 @@ t.test('a fast answer is in the journal and the log exactly as a Fastify answer 
 
 t.test('the fast path leaves every request to Fastify once the server is closing, and logs nothing it need not', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
-  const control = new MockControl({ clock: new RealClock(), store, journalSize: 10 })
-  const journal = control.journal
-  const device = new Device({ name: 'nvr', store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), control })
+  const device = new Device({ name: 'nvr', store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), clock: new RealClock(), journalSize: 10 })
+  const journal = device.journal
   const fastPath = new FastPath({ nextRequestId: () => 'req-x' })
   const written: unknown[] = []
   const response = { writeHead: (...args: unknown[]) => written.push(args), end: (body: unknown) => written.push(body) } as unknown as ServerResponse

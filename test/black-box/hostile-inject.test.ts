@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { RealClock } from '../../src/util/real-clock.js'
 import t from 'tap'
 import { checkAnswer } from '../helpers/answer-invariants.js'
-import { MockControl } from '../../src/control/mock-control.js'
+import { Device } from '../../src/device/device.js'
+import { TokenPolicy } from '../../src/wire/token-policy.js'
+import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { build } from '../helpers/app.js'
@@ -13,8 +15,8 @@ import {
 const RUNS = propertyRuns(400)
 
 t.test(`generated requests always get an answer the contract allows (inject, seed ${PROPERTY_SEED}, ${RUNS} runs)`, async t => {
-  const control = new MockControl({ clock: new RealClock(), store: new DataStore(datasetFromData(HOSTILE_DATA)) })
-  const app = await build(t, { control, tokens: [ACCEPTED_TOKEN], adminToken: ADMIN_TOKEN })
+  const control = new Device({ name: 'nvr', clock: new RealClock(), store: new DataStore(datasetFromData(HOSTILE_DATA)), tokens: new TokenPolicy([ACCEPTED_TOKEN], [ADMIN_TOKEN]), cors: new CorsPolicy() })
+  const app = await build(t, { device: control, adminToken: ADMIN_TOKEN })
   await fc.assert(fc.asyncProperty(method, target, credentials, otherHeaders, body, async (verb, { path, found }, auth, other, payload) => {
     // A URL that no client can send (a raw line break) is not a request at all.
     fc.pre(URL.canParse(path, 'http://localhost'))

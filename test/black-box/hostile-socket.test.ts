@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { RealClock } from '../../src/util/real-clock.js'
 import t from 'tap'
 import { checkAnswer } from '../helpers/answer-invariants.js'
-import { MockControl } from '../../src/control/mock-control.js'
+import { Device } from '../../src/device/device.js'
+import { TokenPolicy } from '../../src/wire/token-policy.js'
+import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { build } from '../helpers/app.js'
@@ -64,8 +66,8 @@ function refusedPastFirstRead (bytes: Buffer, eol: string): boolean {
 const READ_SIZE = 65536
 
 t.test(`generated raw requests always get an answer the contract allows (socket, seed ${PROPERTY_SEED}, ${RUNS} runs)`, async t => {
-  const control = new MockControl({ clock: new RealClock(), store: new DataStore(datasetFromData(HOSTILE_DATA)) })
-  const app = await build(t, { control, tokens: [ACCEPTED_TOKEN], adminToken: ADMIN_TOKEN })
+  const control = new Device({ name: 'nvr', clock: new RealClock(), store: new DataStore(datasetFromData(HOSTILE_DATA)), tokens: new TokenPolicy([ACCEPTED_TOKEN], [ADMIN_TOKEN]), cors: new CorsPolicy() })
+  const app = await build(t, { device: control, adminToken: ADMIN_TOKEN })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const port = (app.server.address() as { port: number }).port
   const request = fc.record({ verb: rawMethod, path: target.map(({ path }) => path), version, hosts: host, auths: authorizations, other: otherHeaders, payload: body, framing, eol: lineEnd })

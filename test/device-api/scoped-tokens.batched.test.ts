@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RealClock } from '../../src/util/real-clock.js'
 import t from 'tap'
 import { FastPath } from '../../src/app/fast-path.js'
-import { MockControl } from '../../src/control/mock-control.js'
 import { Device } from '../../src/device/device.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
@@ -91,7 +90,7 @@ t.test('with no --token, any other token sees every camera and a scoped one only
 t.test('the fast path never answers a camera outside the scope; Fastify answers it with the 403', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
   const tokens = new TokenPolicy([TOKEN], [], SCOPED_TOKENS)
-  const device = new Device({ name: 'nvr', store, tokens, cors: new CorsPolicy(), control: new MockControl({ clock: new RealClock(), store, access: tokens, journalSize: 10 }) })
+  const device = new Device({ name: 'nvr', store, tokens, cors: new CorsPolicy(), clock: new RealClock(), journalSize: 10 })
   const fastPath = new FastPath({ nextRequestId: () => 'req-x' })
   const response = { writeHead () {}, end () {} } as unknown as ServerResponse
   const asked = (url: string, token: string) => ({ method: 'GET', url, headers: { host: 'mock', ...bearer(token) }, socket: {} }) as unknown as IncomingMessage
@@ -161,9 +160,6 @@ t.test('scoped tokens that cannot be are refused, naming where, never the token,
   t.throws(() => control.setScopedTokens([{ token: ADMIN_TOKEN, cameras: [] }]), { name: 'ScopedTokensError', message: 'Invalid scoped tokens: /0/token: is the admin token, which must never open the device API', problems: [{ path: '/0/token' }] })
   t.equal((await app.inject({ url: list('cam-1'), headers: bearer(SCOPED) })).statusCode, 200, 'nothing changed')
   t.equal((await app.inject({ url: list('cam-1'), headers: bearer(ADMIN_TOKEN) })).statusCode, 401, 'the admin token still opens nothing')
-
-  const standalone = new MockControl({ clock: new RealClock(), store: new DataStore(datasetFromData(SAMPLE_DATA)) })
-  t.throws(() => standalone.setScopedTokens([]), { message: 'Invalid scoped tokens: cannot be set: this control was given no token policy' })
 })
 
 t.test('startMockNvr refuses a scoped token that is the admin token or an all-camera token', async t => {

@@ -2,7 +2,9 @@ import t, { type Test } from 'tap'
 import { RealClock } from '../../src/util/real-clock.js'
 import { DataDrift } from '../../src/health/data-drift.js'
 import { DeviceEvents } from '../../src/control/device-events.js'
-import { MockControl } from '../../src/control/mock-control.js'
+import { Device } from '../../src/device/device.js'
+import { TokenPolicy } from '../../src/wire/token-policy.js'
+import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { ManualClock } from '../../src/util/clock.js'
@@ -12,12 +14,12 @@ const START = Date.parse('2030-01-01T00:00:00.000Z')
 
 function setup (t: Test, data: unknown, seed = 5) {
   const store = new DataStore(datasetFromData(data))
-  const control = new MockControl({ clock: new RealClock(), store })
+  const control = new Device({ name: 'nvr', clock: new RealClock(), store, tokens: new TokenPolicy([]), cors: new CorsPolicy() })
   const clock = new ManualClock(START)
   const events = new DeviceEvents()
   const logged: string[] = []
   const log = { info: (_: unknown, message: string) => logged.push(message) } as never
-  const drift = new DataDrift({ clock, every: 60_000, seed, control, events, log })
+  const drift = new DataDrift({ clock, every: 60_000, seed, device: control, events, log })
   t.teardown(() => drift.stop())
   return { store, control, clock, events, drift, logged }
 }

@@ -1,7 +1,7 @@
 import type { Test } from 'tap'
 import { buildApp } from '../../src/app/build-app.js'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
-import type { MockControl } from '../../src/control/mock-control.js'
+import type { Device } from '../../src/device/device.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
@@ -46,19 +46,19 @@ export interface BuildOverrides {
   store?: DataStore
   /** Turns the admin API on with this token. */
   adminToken?: string
-  /** The control the admin API acts on, so a test can reset what an admin call changed. */
-  control?: MockControl
+  /** The device served, so a test can reset what an admin call changed; made from the other overrides when absent. */
+  device?: Device
 }
 
 /** An app on in-memory data that closes itself when the test ends. */
 export async function build (t: Test, overrides: BuildOverrides = {}) {
-  const store = overrides.control?.store ?? overrides.store ?? new DataStore(datasetFromData(overrides.data ?? SAMPLE_DATA))
+  const store = overrides.store ?? new DataStore(datasetFromData(overrides.data ?? SAMPLE_DATA))
+  const served = overrides.device === undefined
+    ? { store, tokens: new TokenPolicy(overrides.tokens ?? [TOKEN]), cors: new CorsPolicy(overrides.corsOrigins ?? []) }
+    : { device: overrides.device }
   const app = await buildApp({
-    store,
-    ...(overrides.control === undefined ? {} : { control: overrides.control }),
+    ...served,
     ...(overrides.adminToken === undefined ? {} : { adminToken: overrides.adminToken }),
-    tokens: new TokenPolicy(overrides.tokens ?? [TOKEN]),
-    cors: new CorsPolicy(overrides.corsOrigins ?? []),
     maxHeaderSize: overrides.maxHeaderSize ?? 65536
   })
   t.teardown(() => app.close())

@@ -2,7 +2,8 @@ import type { Test } from 'tap'
 import type { FastifyBaseLogger } from 'fastify'
 import { buildApp } from '../../src/app/build-app.js'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
-import { MockControl, type MockControlOptions } from '../../src/control/mock-control.js'
+import type { DeviceCoreOptions } from '../../src/device/device-core.js'
+import { Device } from '../../src/device/device.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
 import { datasetFromData } from '../../src/data/dataset.js'
@@ -42,7 +43,7 @@ export function manualClock (): Clock & { next: () => Promise<Wait> } {
   }
 }
 
-export interface ControlledOverrides extends Omit<MockControlOptions, 'store' | 'clock'> {
+export interface ControlledOverrides extends Omit<DeviceCoreOptions, 'name' | 'store' | 'tokens' | 'cors' | 'clock'> {
   /** The device's clock; the machine's when absent. */
   clock?: Clock
   data?: FixtureData
@@ -52,17 +53,14 @@ export interface ControlledOverrides extends Omit<MockControlOptions, 'store' | 
   logger?: FastifyBaseLogger
 }
 
-/** An app with its control, as startMockNvr wires them, that closes itself when the test ends. */
+/** An app with its device, as startMockNvr wires them, that closes itself when the test ends; `control` is the device. */
 export async function buildControlled (t: Test, { data, tokens, adminToken, corsOrigins, logger, ...controlOptions }: ControlledOverrides = {}) {
   const store = new DataStore(datasetFromData(data ?? SAMPLE_DATA))
   const policy = new TokenPolicy(tokens ?? [TOKEN], adminToken === undefined ? [] : [adminToken], controlOptions.scopedTokens)
-  const control = new MockControl({ store, access: policy, clock: new RealClock(), ...controlOptions })
+  const control = new Device({ name: 'nvr', store, tokens: policy, cors: new CorsPolicy(corsOrigins ?? []), clock: new RealClock(), ...controlOptions })
   const app = await buildApp({
-    store,
-    tokens: policy,
-    cors: new CorsPolicy(corsOrigins ?? []),
+    device: control,
     maxHeaderSize: 65536,
-    control,
     ...(adminToken === undefined ? {} : { adminToken }),
     ...(logger === undefined ? {} : { logger })
   })

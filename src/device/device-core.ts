@@ -1,14 +1,16 @@
 import type { DataStore } from '../data/data-store.js'
-import type { Fault } from './faults/fault-spec.js'
-import { FaultControl, type FaultControlOptions } from './faults/fault-control.js'
+import type { Fault } from '../control/faults/fault-spec.js'
+import { FaultControl, type FaultControlOptions } from '../control/faults/fault-control.js'
 import { datasetFromData, type Dataset } from '../data/dataset.js'
-import { RequestJournal, type JournalEntry } from './journal.js'
-import { RequestRecorder } from './request-recorder.js'
-import { DeviceEvents } from './device-events.js'
+import { RequestJournal, type JournalEntry } from '../control/journal.js'
+import { RequestRecorder } from '../control/request-recorder.js'
+import { DeviceEvents } from '../control/device-events.js'
 import { RateLimitSchema, ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
-import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control-verbs.js'
+import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from '../control/control-verbs.js'
 import { RateLimiter } from '../contract/rate-limit.js'
 import { mergeScopes, type ScopeHolder } from '../contract/scoped-tokens.js'
+import type { Admission } from '../contract/bearer.js'
+import type { CorsPolicy } from '../wire/cors.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
 import type { Clock } from '../util/clock.js'
@@ -25,14 +27,21 @@ export interface ControlledStore {
   reset: () => void
 }
 
-export interface MockControlOptions<Store extends ControlledStore = DataStore> extends FaultControlOptions {
+/** A device's tokens: who is let in, and the scoped tokens setScopedTokens replaces. */
+export interface DeviceTokens extends ScopeHolder {
+  admit: (authorization: string | undefined) => Admission
+}
+
+export interface DeviceCoreOptions<Store extends ControlledStore = DataStore, Tokens extends DeviceTokens = DeviceTokens> extends FaultControlOptions {
+  /** The device's name: nvr for a single mock-nvr, nvr-001 in a fleet. */
+  name: string
   store: Store
+  tokens: Tokens
+  cors: CorsPolicy
   /** How many requests the journal keeps; 0 keeps none. */
   journalSize?: number
   /** The target /nvr/v1 is forwarded to, when proxying: use() then refuses, so no data is served past the target's token check. */
   proxiedTarget?: string
-  /** The token policy whose scoped tokens setScopedTokens replaces; without it they cannot be set. */
-  access?: ScopeHolder
   /** The scoped tokens the policy holds at start, which reset() gives it again. */
   scopedTokens?: readonly ScopedToken[]
   /** Requests per second per token at start; off when absent. reset() restores it. */
@@ -42,11 +51,15 @@ export interface MockControlOptions<Store extends ControlledStore = DataStore> e
 }
 
 /**
- * Everything a test can change or ask at run time: the data, the faults, the request journal.
- * The startMockNvr handle and the admin API both go through it, so they cannot drift apart.
+ * A device without a port: its data, tokens, CORS policy, faults, latency, rate limit, journal, counts and
+ * events, on its clock, with the verbs a test changes or asks them by. The server's Device adds its health,
+ * drift and port; the MSW handlers serve this alone. Nothing of Node or Fastify, so a page can run it.
  */
-export class MockControl<Store extends ControlledStore = DataStore> implements ControlVerbs {
+export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extends DeviceTokens = DeviceTokens> implements ControlVerbs {
+  readonly name: string
   readonly store: Store
+  readonly tokens: Tokens
+  readonly cors: CorsPolicy
   readonly faultControl: FaultControl
   readonly journal: RequestJournal
   /** Where every answered request goes: the journal and the request log line. */
@@ -57,15 +70,17 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   readonly rateLimiter: RateLimiter
   /** The device's clock. */
   readonly clock: Clock
-  readonly #access: ScopeHolder | undefined
   readonly #startScopedTokens: readonly ScopedToken[]
   readonly #startRateLimit: number | undefined
   #scopedTokenCount: number
 
   readonly #proxiedTarget: string | undefined
 
-  constructor ({ store, journalSize, proxiedTarget, access, scopedTokens = [], rateLimit, clock, ...faultOptions }: MockControlOptions<Store>) {
+  constructor ({ name, store, tokens, cors, journalSize, proxiedTarget, scopedTokens = [], rateLimit, clock, ...faultOptions }: DeviceCoreOptions<Store, Tokens>) {
+    this.name = name
     this.store = store
+    this.tokens = tokens
+    this.cors = cors
     this.#proxiedTarget = proxiedTarget
     this.clock = clock
     const now = (): number => clock.now()
@@ -73,7 +88,6 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     this.recorder = new RequestRecorder(this.journal)
     this.faultControl = new FaultControl(clock, faultOptions)
     this.rateLimiter = new RateLimiter({ perSecond: rateLimit, now })
-    this.#access = access
     // A copy, so reset() gives back what was given at start even if the caller's array changes since.
     this.#startScopedTokens = scopedTokens.map(({ token, cameras }) => ({ token, cameras: [...cameras] }))
     this.#startRateLimit = rateLimit
@@ -132,8 +146,7 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
   setScopedTokens (scoped: unknown): ScopedTokensSummary {
     const checkScopedTokens = scopedTokensChecker()
     if (!checkScopedTokens.Check(scoped)) throw new ScopedTokensError(listValueProblems(checkScopedTokens, scoped))
-    if (this.#access === undefined) throw new ScopedTokensError([{ path: '', message: 'cannot be set: this control was given no token policy' }])
-    this.#access.setScopedTokens(scoped)
+    this.tokens.setScopedTokens(scoped)
     this.#scopedTokenCount = mergeScopes(scoped).size
     return this.scopedTokens()
   }
@@ -157,12 +170,17 @@ export class MockControl<Store extends ControlledStore = DataStore> implements C
     return { rateLimit: this.rateLimiter.perSecond ?? null }
   }
 
+  /** Runs `then` once `ms` have passed on the device's clock: a plan's wait. */
+  wait (ms: number, then: () => void): void {
+    this.faultControl.wait(ms, then)
+  }
+
   /** Back to the start: the start-up data, scoped tokens and rate limit, no faults, an empty journal, the random delays' sequence from its start. */
   reset (): void {
     this.store.reset()
     this.faultControl.reset()
     this.journal.clear()
-    this.#access?.setScopedTokens(this.#startScopedTokens)
+    this.tokens.setScopedTokens(this.#startScopedTokens)
     this.#scopedTokenCount = mergeScopes(this.#startScopedTokens).size
     this.rateLimiter.set(this.#startRateLimit)
     this.events.clear()

@@ -1,5 +1,4 @@
-import { MockControl } from '../control/mock-control.js'
-import { Device, type DeviceLifeOptions } from '../device/device.js'
+import { Device, type DeviceLifeOptions } from './device.js'
 import type { DataStore } from '../data/data-store.js'
 import type { ResolvedOptions } from '../config/options-schema.js'
 import { CorsPolicy } from '../wire/cors.js'
@@ -52,21 +51,21 @@ export class SharedDeviceParts {
  * store; with `life`, its health and drift over time too. Devices made with the same `shared` share what their
  * options make alike.
  */
-export function deviceState (name: string, options: ResolvedOptions, store: DataStore, { proxiedTarget, clock }: DeviceExtras, life?: DeviceLifeOptions, shared = new SharedDeviceParts()): Device {
-  const tokens = shared.tokens(options)
-  const control = new MockControl({
+export function makeDevice (name: string, options: ResolvedOptions, store: DataStore, { proxiedTarget, clock }: DeviceExtras, life?: DeviceLifeOptions, shared = new SharedDeviceParts()): Device {
+  return new Device({
+    name,
     store,
+    tokens: shared.tokens(options),
+    cors: shared.cors(options.corsOrigins),
+    clock,
     latency: latencyRange(options),
     allowPrefer: options.allowPrefer,
     seed: options.seed,
     journalSize: options.journalSize,
     ...(proxiedTarget === undefined ? {} : { proxiedTarget }),
-    access: tokens,
     scopedTokens: options.scopedTokens,
-    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-    clock
-  })
-  return new Device({ name, store, tokens, cors: shared.cors(options.corsOrigins), control }, life)
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit })
+  }, life)
 }
 
 function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
