@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import ts from 'typescript'
 
 // The folders of src/ in the order imports may point: a file may import from its own layer or any layer
 // below it, never from one above. The entry points (cli.ts, index.ts, healthcheck.ts …) are the top.
@@ -96,4 +97,35 @@ t.test('the code the browser bundle shares imports neither Fastify nor Node, typ
     .filter(target => target === 'fastify' || target.startsWith('node:') || target.startsWith('@fastify/') || target === 'pino')
     .map(target => `${name(file)} imports ${target}`))
   t.strictSame(serverOnly, [])
+})
+
+t.test('src/ holds the entry points only, and everything else in folders that say what they hold', async t => {
+  t.ok(files.filter(file => folderOf(file) === '.').length <= 5, 'at most five files directly in src/')
+})
+
+t.test('nothing outside device/ reaches through a device into a part of it by .control', async t => {
+  const reaching = files.filter(file => !folderOf(file).startsWith('device') && /\.control\./.test(readFileSync(file, 'utf8'))).map(name)
+  t.strictSame(reaching, [])
+})
+
+t.test('one reader of command lines: parseArgs is called in one place of src/', async t => {
+  const calls = files.flatMap(file => [...readFileSync(file, 'utf8').matchAll(/\bparseArgs\(/g)].map(() => name(file)))
+  t.strictSame(calls, ['cli/read-flags.ts'])
+})
+
+t.test('no function is longer than 60 lines', async t => {
+  const long = files.flatMap(file => {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
+    const found: string[] = []
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+        const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1
+        if (lines > 60) found.push(`${name(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} is ${lines} lines`)
+      }
+      ts.forEachChild(node, visit)
+    }
+    visit(source)
+    return found
+  })
+  t.strictSame(long, [])
 })
