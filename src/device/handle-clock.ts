@@ -3,6 +3,8 @@ import { ManualClock, type Clock } from '../util/clock.js'
 
 /** The schedules' clock as a handle gives it. */
 export interface HandleClock {
+  /** Whether it moves only when told (clock: 'manual'). */
+  readonly manual: boolean
   /** Milliseconds since the epoch, by this clock. */
   now: () => number
   /** Moves a manual clock on by `ms`, running every change due on the way; resolves once the ports follow. Throws ClockError on the real clock. */
@@ -14,6 +16,7 @@ export interface HandleClock {
 /** The clock of a handle; `settled` resolves once every port has followed its last move. */
 export function handleClock (clock: Clock, settled: () => Promise<unknown>): HandleClock {
   return {
+    manual: clock.manual,
     now: () => clock.now(),
     advance: async ms => {
       if (!(clock instanceof ManualClock)) throw new ClockError('the clock is real: start with clock \'manual\' to move it by hand')

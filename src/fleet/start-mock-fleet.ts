@@ -1,29 +1,23 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { buildServingApp } from '../app/build-app.js'
 import type { DevicePort } from '../device/device-port.js'
 import type { Device, DeviceSchedule } from '../device/device.js'
 import { Roster, type RosterEntry } from '../device/roster.js'
-import { handleClock, type HandleClock } from '../device/handle-clock.js'
+import type { HandleClock } from '../device/handle-clock.js'
+import { serveDevices, type DeviceToServe } from '../start/serve-devices.js'
 import { fleetJournal, type FleetJournalEntry } from '../admin-api/fleet-routes.js'
 import { DataStore, prepareServedData, type ServedData } from '../data/data-store.js'
 import { datasetFromData } from '../data/dataset.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../data/fixtures.js'
 import { generateCameras } from '../data/generate.js'
-import { pickLimits } from '../config/limits.js'
 import { loadTls } from '../config/tls.js'
 import { resolveOptions } from '../config/options.js'
 import { createLogger, deviceLogger, logsWritten } from '../logging/logger.js'
-import { makeDevice, SharedDeviceParts } from '../device/make-device.js'
 import type { MockNvr } from '../start/start-mock-nvr.js'
-import { baseUrl } from '../util/listen-address.js'
 import { describeControlListenError } from '../start/listen-error.js'
 import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from './fleet-options.js'
 import { writeManifest } from './manifest.js'
 import { listenDevices } from './free-ports.js'
 import { loadDeviceSchedule } from '../start/device-schedule.js'
-import { ManualClock, type Clock } from '../util/clock.js'
-import { clockOf } from '../util/real-clock.js'
-import { watchFixtures } from '../start/watch-fixtures.js'
 
 /** A running fleet: its control address, its devices, and verbs on all of them at once. */
 export interface MockFleet {
@@ -56,90 +50,61 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   const shared = resolveOptions({ ...plans[0]?.options, data: input.data })
   const tls = await loadTls(shared)
   const logger = input.logger ?? createLogger(shared)
-  const clock = clockOf(shared.clock)
-  const { devices, logs, schedules } = await fleetDevices(plans, input.data, clock, logger)
-  const roster = new Roster(devices)
-  const settled = async () => await roster.settled()
-  const { app, listener: control, addListener } = await buildServingApp({
-    device: devices[0] as Device,
-    maxHeaderSize: shared.maxHeaderSize,
-    limits: pickLimits(shared),
-    logger,
-    ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
-    ...(shared.adminToken === undefined ? {} : { adminToken: shared.adminToken }),
-    fleet: { roster, ...(clock instanceof ManualClock ? { manualClock: { clock, settled } } : {}) }
+  const toServe = await devicesToServe(plans, input.data, logger)
+  const served = await serveDevices({ devices: toServe, shared, logger, tls, control: { port: controlPort }, watch: input.watch === true })
+  const { app, roster } = served
+  let controlUrl = ''
+  await served.listen({
+    devices: async (devices, ports) => { await listenAll(devices, ports, plans, shared.host) },
+    onControl: url => {
+      controlUrl = url
+      input.onControlListening?.(url)
+    },
+    controlError: error => describeControlListenError(error, shared.host, controlPort)
   })
-  const protocol = tls === undefined ? 'http' : 'https'
-  const ports = devices.map((device, index) => addListener({ device, api: true, admin: false, log: logs[index] as FastifyBaseLogger }))
   try {
-    if (input.watch === true) watchFixtures(app, watchedStores(plans, devices))
-    await app.ready()
-    const controlUrl = baseUrl(shared.host, await control.listen(controlPort, shared.host).catch((error: unknown) => { throw describeControlListenError(error, shared.host, controlPort) }), protocol)
-    input.onControlListening?.(controlUrl)
-    await listenAll(devices, ports, plans, shared.host)
-    devices.forEach((device, index) => { roster.add(device, baseUrl(shared.host, (ports[index] as DevicePort).port, protocol)) })
-    await settled()
-    if (input.manifest !== undefined) await writeFleetManifest(input.manifest, roster, schedules)
-    logStart(app, plans, controlUrl, shared.adminToken !== undefined)
-    await logsWritten(logger)
-    const fleetClock = handleClock(clock, settled)
-    const handles = roster.entries.map(entry => ({ ...deviceHandle(app, entry, tls?.cert), clock: fleetClock }))
-    const byName = new Map(handles.map((handle, index) => [(plans[index] as DevicePlan).name, handle]))
-    roster.holdProcess()
-    return {
-      controlUrl,
-      devices: handles,
-      device: name => byName.get(name),
-      requests: () => fleetJournal(roster),
-      reset: async () => await roster.reset(),
-      app,
-      close: async () => {
-        await roster.stop()
-        await app.close()
-        await logsWritten(logger)
-      },
-      clock: fleetClock
-    }
+    if (input.manifest !== undefined) await writeFleetManifest(input.manifest, roster, toServe)
   } catch (error) {
-    // Never half started: whatever listens is closed.
-    await roster.stop()
-    await app.close()
+    await served.close()
     throw error
+  }
+  logStart(app, plans, controlUrl, shared.adminToken !== undefined)
+  await logsWritten(logger)
+  const handles = roster.entries.map(entry => ({ ...deviceHandle(app, entry, tls?.cert), clock: served.clock }))
+  const byName = new Map(handles.map((handle, index) => [(plans[index] as DevicePlan).name, handle]))
+  return {
+    controlUrl,
+    devices: handles,
+    device: name => byName.get(name),
+    requests: () => fleetJournal(roster),
+    reset: async () => await roster.reset(),
+    app,
+    close: served.close,
+    clock: served.clock
   }
 }
 
-/** The stores of the devices that serve fixture files, by the path they serve; generated and in-memory data aside. */
-function watchedStores (plans: readonly DevicePlan[], devices: readonly Device[]): Map<string, DataStore[]> {
-  const byPath = new Map<string, DataStore[]>()
-  plans.forEach(({ options, dataKey }, index) => {
-    if (dataKey !== 'bundled' && !dataKey.startsWith('fixtures:')) return
-    const path = options.fixtures ?? BUNDLED_FIXTURES
-    const stores = byPath.get(path) ?? []
-    stores.push((devices[index] as Device).store)
-    byPath.set(path, stores)
-  })
-  return byPath
-}
-
-/** Each plan's device on its store and schedule, with a logger that names it. */
-async function fleetDevices (plans: readonly DevicePlan[], data: unknown, clock: Clock, logger: FastifyBaseLogger): Promise<{ devices: Device[], logs: FastifyBaseLogger[], schedules: DeviceSchedule[] }> {
+/** Each plan's device to serve: its store and schedule, a logger that names it, and the fixtures it watches. */
+async function devicesToServe (plans: readonly DevicePlan[], data: unknown, logger: FastifyBaseLogger): Promise<DeviceToServe[]> {
   const stores = await loadStores(plans, data)
   const schedules = await Promise.all(plans.map(async plan => await loadDeviceSchedule(plan.options)))
-  // Every line about one device names it.
-  const logs = plans.map(plan => deviceLogger(logger, plan.name))
-  // Devices of the same settings share their CORS policy and their tokens' digests.
-  const parts = new SharedDeviceParts()
-  const devices = plans.map((plan, index) => makeDevice(plan.name, plan.options, stores.get(plan.name) as DataStore, { clock }, {
-    schedule: schedules[index] as DeviceSchedule, clock, seed: plan.options.seed, log: logs[index] as FastifyBaseLogger
-  }, parts))
-  return { devices, logs, schedules }
+  return plans.map(({ name, options, dataKey }, index) => ({
+    name,
+    options,
+    store: stores.get(name) as DataStore,
+    schedule: schedules[index] as DeviceSchedule,
+    // Every line about one device names it.
+    log: deviceLogger(logger, name),
+    // Generated and in-memory data have no file to watch.
+    ...(dataKey === 'bundled' || dataKey.startsWith('fixtures:') ? { fixtures: options.fixtures ?? BUNDLED_FIXTURES } : {})
+  }))
 }
 
 // Each device as the manifest lists it; a device with a schedule has its timeline there, one always online needs none.
-async function writeFleetManifest (path: string, roster: Roster, schedules: readonly DeviceSchedule[]): Promise<void> {
+async function writeFleetManifest (path: string, roster: Roster, devices: readonly DeviceToServe[]): Promise<void> {
   await writeManifest(path, roster.entries.map((entry, index) => {
     const listed = { name: entry.device.name, url: entry.url, cameras: [...entry.device.store.current.dataset.cameraIds] }
-    if ((schedules[index] as DeviceSchedule).plan === undefined) return listed
+    if ((devices[index] as DeviceToServe).schedule.plan === undefined) return listed
     const { state, next } = entry.device.verbs().health()
     return { ...listed, health: { state, next } }
   }))

@@ -1,18 +1,15 @@
 import type { FastifyInstance } from 'fastify'
 import { ADMIN_PREFIX, API_PREFIX } from '../contract/paths.js'
-import { buildServingApp } from '../app/build-app.js'
 import type { DevicePort } from '../device/device-port.js'
 import type { Device, DeviceVerbs } from '../device/device.js'
-import { Roster } from '../device/roster.js'
-import { handleClock, type HandleClock } from '../device/handle-clock.js'
-import { makeDevice } from '../device/make-device.js'
+import type { HandleClock } from '../device/handle-clock.js'
+import type { RosterEntry } from '../device/roster.js'
+import { serveDevices } from './serve-devices.js'
 import { DASHBOARD_PATH } from '../admin-api/dashboard-page.js'
 import { DataStore } from '../data/data-store.js'
 import { loadStartupData } from './startup-data.js'
 import { BUNDLED_FIXTURES } from '../data/fixtures.js'
-import { pickLimits } from '../config/limits.js'
 import { createLogger, logsWritten } from '../logging/logger.js'
-import { baseUrl } from '../util/listen-address.js'
 import { describeListenError } from './listen-error.js'
 import { resolveOptions, type MockNvrOptions } from '../config/options.js'
 import { OptionsError } from '../errors/errors.js'
@@ -20,10 +17,7 @@ import { FLEET_OPTIONS, type ResolvedOptions } from '../config/options-schema.js
 import { loadTls, type ServedTls } from '../config/tls.js'
 import { proxyRefusal } from '../config/proxy-refusals.js'
 import type { TokenPolicy } from '../wire/token-policy.js'
-import { watchFixtures } from './watch-fixtures.js'
 import type { TargetProxy, ProxyOptions } from '../target-proxy/target-proxy.js'
-import { ManualClock, type Clock } from '../util/clock.js'
-import { clockOf } from '../util/real-clock.js'
 import { loadDeviceSchedule } from './device-schedule.js'
 import type { TargetLinkError } from '../errors/errors.js'
 
@@ -51,7 +45,7 @@ export type StartOptions = MockNvrOptions & {
   proxy?: ProxyOptions
 }
 
-/** Loads the data, builds the app and listens. The CLI goes through here too. */
+/** Loads the data, builds the app and listens: a fleet of one whose admin API shares its port. The CLI goes through here too. */
 export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOptions = {}): Promise<MockNvr> {
   refuseFleetOptions(input)
   const options = resolveOptions(input)
@@ -63,50 +57,40 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
   const logger = options.logger ?? createLogger(options)
   const schedule = await loadDeviceSchedule(options)
   const store = new DataStore(data)
-  const clock = clockOf(options.clock)
-  const device = makeDevice('nvr', options, store, { clock, ...(proxy === undefined ? {} : { proxiedTarget: proxy.target }) }, { schedule, clock, seed: options.seed, log: logger })
-  const roster = new Roster([device])
-  const { app, listener } = await buildServingApp({
-    device,
-    maxHeaderSize: options.maxHeaderSize,
-    limits: pickLimits(options),
+  const served = await serveDevices({
+    devices: [{ name: 'nvr', options, store, schedule, log: logger, fixtures }],
+    shared: options,
     logger,
-    ...(tls === undefined ? {} : { https: { cert: tls.cert, key: tls.key } }),
-    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
-    ...(proxy === undefined ? {} : { proxy }),
-    ...(clock instanceof ManualClock ? { manualClock: { clock, settled: async () => await roster.settled() } } : {})
+    tls,
+    control: 'device',
+    watch: options.watch,
+    ...(proxy === undefined ? {} : { proxy })
   })
+  const { app } = served
+  const device = served.devices[0] as Device
   if (proxy !== undefined) logProxy(app, proxy, proxyOptions as ProxyOptions)
-
-  if (options.watch) watchFixtures(app, new Map([[fixtures, [store]]]))
-
-  await app.ready()
-  const port = await listenOrClose(app, device, listener, options)
-  const url = baseUrl(options.host, port, tls === undefined ? 'http' : 'https')
-  roster.add(device, url)
-  roster.holdProcess()
-  await roster.settled()
-
+  await served.listen({
+    devices: async ([only], [port]) => {
+      await (only as Device).listen(port as DevicePort, options.port, options.host).catch((error: unknown) => { throw describeListenError(error, options.host, options.port) })
+    }
+  })
   logServing(app, { source, note, store, proxied: proxy !== undefined, tokens: device.tokens, tls })
   logControlOptions(app, options)
-  logSchedule(app, device, schedule.driftEvery, clock)
+  logSchedule(app, device, schedule.driftEvery, served.clock)
   // Written before the URL is given out, so the start-up lines come before anything a client causes.
   await logsWritten(logger)
 
+  const { url } = served.roster.entries[0] as RosterEntry
   return {
     name: device.name,
     url,
-    port,
+    port: (device.port as DevicePort).port,
     host: options.host,
     app,
     certificate: tls?.cert,
-    close: async () => {
-      await roster.stop()
-      await app.close()
-      await logsWritten(logger)
-    },
+    close: served.close,
     ...device.verbs(),
-    clock: handleClock(clock, async () => await roster.settled())
+    clock: served.clock
   }
 }
 
@@ -160,17 +144,7 @@ function logProxy (app: FastifyInstance, proxy: TargetProxy, { insecure, record 
   })
 }
 
-// A listener that cannot listen leaves an app that must still be closed, as app.listen() would leave it.
-async function listenOrClose (app: FastifyInstance, device: Device, listener: DevicePort, { port, host }: ResolvedOptions): Promise<number> {
-  try {
-    return await device.listen(listener, port, host)
-  } catch (error) {
-    await app.close()
-    throw describeListenError(error, host, port)
-  }
-}
-
-function logSchedule (app: FastifyInstance, device: Device, driftEvery: number | undefined, clock: Clock): void {
+function logSchedule (app: FastifyInstance, device: Device, driftEvery: number | undefined, clock: HandleClock): void {
   const { next } = device.verbs().health()
   if (next.length > 0) app.log.info({ next: next.slice(0, 3) }, 'health follows a schedule')
   if (driftEvery !== undefined) app.log.info({ everyMs: driftEvery }, 'the data drifts: a seeded edit each period')
