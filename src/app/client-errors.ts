@@ -1,7 +1,7 @@
 import { METHODS, STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { apiErrors, type ApiError } from '../wire/errors.js'
-import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
+import { errorAnswer } from '../contract/envelope.js'
 
 const STATUS_BY_CODE: Record<string, number> = {
   HPE_HEADER_OVERFLOW: 431,
@@ -51,11 +51,11 @@ export function refusedMethod (error: ParserError, socket: Duplex): string | und
 export function refuseOnSocket (socket: Duplex, error: ApiError, head = false): void {
   // As Node does: never write into an answer already under way on this connection.
   if (socket.writable && !answerUnderWay(socket)) {
-    const { statusCode, headers } = error
-    const body = errorEnvelope(error)
-    const extraHeaders = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+    const { status, headers, body } = errorAnswer(error)
+    let lines = ''
+    for (let index = 0; index < headers.length; index += 2) lines += `${headers[index] as string}: ${headers[index + 1] as string}\r\n`
     socket.write(
-      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] as string}\r\n${extraHeaders}Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] as string}\r\n${lines}` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`
     )
   }

@@ -40,3 +40,22 @@ export function errorEnvelope ({ statusCode, code, message, problems }: Envelope
 export function contentOf<T> (envelope: string): T {
   return (JSON.parse(envelope) as { content: T }).content
 }
+
+/** A refusal as the device answers it, whatever writes it: its status, its headers as name, value… and the envelope. */
+export interface ErrorAnswer {
+  status: number
+  headers: string[]
+  body: string
+}
+
+/**
+ * The one writer of a refusal: the error's status, the CORS headers given, the error's own headers (Retry-After,
+ * WWW-Authenticate, Allow), the content type, and the envelope. Fastify's error handler, a port that refuses
+ * before Fastify, a socket's parse error and the MSW handlers each send what this returns.
+ */
+export function errorAnswer (error: EnvelopeError & { readonly headers: Readonly<Record<string, string>> }, cors: readonly string[] = []): ErrorAnswer {
+  const headers = [...cors]
+  for (const name in error.headers) headers.push(name, error.headers[name] as string)
+  headers.push('content-type', JSON_CONTENT_TYPE)
+  return { status: error.statusCode, headers, body: errorEnvelope(error) }
+}

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { setImmediate } from 'node:timers/promises'
 import { Server as TlsServer } from 'node:tls'
 import { closeAfterAnswer } from '../wire/close-after-answer.js'
-import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
+import { errorAnswer } from '../contract/envelope.js'
 import { matchOperation } from '../contract/paths.js'
 import type { ApiError } from '../wire/errors.js'
 import type { RequestGate } from '../wire/request-gate.js'
@@ -121,10 +121,9 @@ export class DevicePort implements HealthListener {
   /** Answers a request with this refusal as the device answers: its CORS headers, the envelope, the journal. */
   refuse (request: IncomingMessage, response: ServerResponse, error: ApiError): void {
     const { device } = this.role
-    const body = errorEnvelope(error)
-    const headers = [...device.cors.headersFor(request.headers.origin), 'content-type', JSON_CONTENT_TYPE, 'content-length', String(Buffer.byteLength(body))]
-    for (const [name, value] of Object.entries(error.headers)) headers.push(name, value)
-    response.writeHead(error.statusCode, headers)
+    const { status, headers, body } = errorAnswer(error, device.cors.headersFor(request.headers.origin))
+    headers.push('content-length', String(Buffer.byteLength(body)))
+    response.writeHead(status, headers)
     response.end(request.method === 'HEAD' ? undefined : body)
     const url = request.url as string
     device.recorder.refusedBeforeRouting({ method: request.method as string, url, params: paramsOf(url) }, error.statusCode, 0)

@@ -1,10 +1,10 @@
-import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
+import { errorAnswer, JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { API_PREFIX, hasMalformedEncoding, matchOperation, pathOf } from '../contract/paths.js'
 import type { DeviceCore, DeviceTokens } from '../device/device-core.js'
 import { cutInHalf, decide, refusal } from '../pipeline/decide.js'
 import type { Plan } from '../pipeline/plan.js'
 import { isPreflight, preflightHeaders } from '../wire/cors.js'
-import { apiErrors, type ApiError } from '../wire/errors.js'
+import { apiErrors } from '../wire/errors.js'
 import type { ServedTextStore } from './served-store.js'
 
 /** What answers a request: a device without a port, made as the server's are. */
@@ -59,16 +59,12 @@ async function carriedOut (plan: Plan, device: AnswerContext, method: string, co
     record(0)
     return undefined
   }
-  const answered = outcome.kind === 'refuse' ? errorAnswer(cors, outcome.error) : { status: 200, headers: [...cors, 'content-type', JSON_CONTENT_TYPE], body: (outcome as { body: string }).body }
+  const answered = outcome.kind === 'refuse' ? errorAnswer(outcome.error, cors) : { status: 200, headers: [...cors, 'content-type', JSON_CONTENT_TYPE], body: (outcome as { body: string }).body }
   answered.headers.push(...plan.headers)
   const body = plan.cut ? cutInHalf(answered.body) : answered.body
   answered.headers.push('content-length', String(typeof body === 'string' ? new TextEncoder().encode(body).length : body.length))
   record(answered.status)
   return { ...answered, body: method === 'HEAD' ? '' : body }
-}
-
-function errorAnswer (cors: readonly string[], error: ApiError): Answer {
-  return { status: error.statusCode, headers: [...cors, ...Object.entries(error.headers).flat(), 'content-type', JSON_CONTENT_TYPE], body: errorEnvelope(error) }
 }
 
 // Unknown paths below the prefix are the router's wildcard route, whose parameter is the rest of the path.

@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { errorEnvelope, JSON_CONTENT_TYPE } from '../contract/envelope.js'
+import { errorAnswer } from '../contract/envelope.js'
 import { apiErrors, toApiError, type ApiError } from './errors.js'
 
 // Where every refusal leaves Fastify: the errors themselves are values, in errors.ts.
 
 export function sendApiError (reply: FastifyReply, error: ApiError): FastifyReply {
-  const body = errorEnvelope(error)
-  reply.code(error.statusCode).headers(error.headers).type(JSON_CONTENT_TYPE)
+  const { status, headers, body } = errorAnswer(error)
+  reply.code(status)
+  for (let index = 0; index < headers.length; index += 2) reply.header(headers[index] as string, headers[index + 1])
   // A HEAD answer is headers alone. Fastify drops the body on the HEAD routes it mirrors from a GET; on the
   // others (unknown paths, refusals before routing) it is dropped here, so app.inject() gets what a socket gets.
   if (reply.request.method === 'HEAD' && reply.request.routeOptions.method !== 'HEAD') {
