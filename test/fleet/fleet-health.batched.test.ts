@@ -135,3 +135,18 @@ t.test('the admin list shows a device whose port was taken while it was offline 
   const listed = await (await admin(fleet, 'GET', '/devices')).json() as { content: { devices: Array<{ state: string }> } }
   t.equal(listed.content.devices[0]?.state, 'offline (port taken)')
 })
+
+t.test('a manifest that cannot be written fails the start, and closes every device that listened', async t => {
+  const dir = t.testdir({ 'a-file': 'not a folder' })
+  const logs: string[] = []
+  const failed = await startMockFleet({
+    count: 2,
+    data: SAMPLE_DATA,
+    port: 0,
+    manifest: join(dir, 'a-file', 'manifest.json'),
+    onControlListening: url => { logs.push(url) }
+  }).catch((error: unknown) => error as Error)
+  t.type(failed, Error)
+  t.equal(logs.length, 1, 'the control address had listened')
+  await t.rejects(fetch(`${logs[0] as string}/healthz`), 'and is closed again')
+})
