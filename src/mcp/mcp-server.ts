@@ -5,6 +5,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { VERSION } from '../util/version.js'
+import { apiErrors } from '../wire/errors.js'
 import type { AdminAnswer, AdminCaller } from './admin-caller.js'
 import { EVERY_DEVICE, inputSchemaOf, rowsFor, type VerbRow } from './verb-table.js'
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js'
@@ -63,7 +64,7 @@ export async function callTool (mock: SteeredMock, row: VerbRow, args: Record<st
   return answerOf(answer, row.wrap?.name)
 }
 
-type EnvelopeResult = { success: boolean, errorCode?: string, errorMessage?: string, problems?: Array<{ path: string, message: string }> } & Record<string, unknown>
+type EnvelopeResult = { errorMessage?: string, problems?: Array<{ path: string, message: string }> } & Record<string, unknown>
 
 // The envelope's content on success; its result (code, words, problems) as a tool error otherwise.
 function answerOf ({ status, body }: AdminAnswer, wrapped: string | undefined): CallToolResult {
@@ -75,7 +76,8 @@ function answerOf ({ status, body }: AdminAnswer, wrapped: string | undefined): 
   const result = envelope?.result ?? { success: false, httpCode: status, errorCode: 'UNEXPECTED_ANSWER', errorMessage: `mock-nvr answered ${status} without an envelope.` }
   // A wrapped body's problems are named by the argument that held it.
   if (wrapped !== undefined && result.problems !== undefined) {
-    result.problems = result.problems.map(problem => ({ ...problem, path: `/${wrapped}${problem.path}` }))
+    const problems = result.problems.map(problem => ({ ...problem, path: `/${wrapped}${problem.path}` }))
+    return refusal({ ...result, errorMessage: apiErrors.invalidBody(problems).message, problems })
   }
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(result, null, 2) }] }
 }
