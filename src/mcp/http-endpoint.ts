@@ -42,9 +42,7 @@ export function ownOrigins (request: FastifyRequest): string[] {
 
 // The request as the SDK's transport reads it: method, headers and URL; its body is given already parsed.
 function webRequest (request: FastifyRequest): Request {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
-  }
+  // Node gives a header's value as a string, or as an array for set-cookie alone.
+  const headers = new Headers(Object.entries(request.headers).map(([name, value]): [string, string] => [name, String(value)]))
   return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers })
 }

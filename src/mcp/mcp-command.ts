@@ -12,7 +12,7 @@ import { prettyLogger } from '../logging/logger.js'
 import { VERSION } from '../util/version.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { fetchCaller, injectCaller, type AdminCaller } from './admin-caller.js'
-import { createMcpServer } from './mcp-server.js'
+import { createMcpServer, reasonOf } from './mcp-server.js'
 
 const EXIT_OK = 0
 const EXIT_FAILURE = 1
@@ -68,7 +68,8 @@ async function startAndServe (read: ReadFlags, argv: readonly string[], io: Comm
   }
   // The tools need the admin API; a token made here opens it to them alone.
   const adminToken = options.adminToken ?? randomBytes(24).toString('base64url')
-  const started = { ...options, adminToken, prettyLogs: true, logger: prettyLogger(options.logLevel ?? 'info', 2) }
+  // Human-readable lines on stderr, whatever stdout is: it carries the protocol. The CLI's defaults set a level.
+  const started = { ...options, adminToken, prettyLogs: true, logger: prettyLogger(options.logLevel as string, 2) }
   const fleet = options.devices !== undefined || options.fleet !== undefined
   let mock
   try {
@@ -100,8 +101,9 @@ async function connectAndServe (url: string, read: ReadFlags, io: CommandLineIo)
   let base: URL
   try {
     base = new URL(url)
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError(base.protocol)
   } catch {
-    return usage(io, `--connect must be a URL such as http://127.0.0.1:8080, not '${url}'`)
+    return usage(io, `--connect must be an http or https URL such as http://127.0.0.1:8080, not '${url}'`)
   }
   const token = read.values.get('admin-token') as string | undefined ?? io.env[ADMIN_TOKEN_VARIABLE]
   const call = fetchCaller(base.href, token)
@@ -112,7 +114,7 @@ async function connectAndServe (url: string, read: ReadFlags, io: CommandLineIo)
     if (status === 401) return fail(io, `${base.href} refused the admin token: give it with --admin-token or ${ADMIN_TOKEN_VARIABLE}`)
     fleet = status === 200
   } catch (error) {
-    return fail(io, `could not reach ${base.href}: ${String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message)}`)
+    return fail(io, `could not reach ${base.href}: ${reasonOf(error)}`)
   }
   await serveOnStdio(io, call, fleet, async () => {})
   return undefined

@@ -90,7 +90,8 @@ function refusal (result: Record<string, unknown>): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ success: false, ...result }, null, 2) }] }
 }
 
-function reasonOf (error: unknown): string {
+/** Why a call got no answer: the system's code (ECONNREFUSED) where fetch gives one, its message otherwise. */
+export function reasonOf (error: unknown): string {
   const cause = (error as { cause?: { code?: unknown, message?: unknown } }).cause
   if (typeof cause?.code === 'string') return cause.code
   return String((error as Error).message)

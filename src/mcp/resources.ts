@@ -21,6 +21,9 @@ interface ResourcePlan {
 
 const whole = (content: unknown): unknown => content
 
+/** The data as GET /__admin/data answers it: both lists, always. */
+type ServedData = Required<FixtureData>
+
 /** The resources an agent can read without a tool call: the OpenAPI document, the journal, a fleet's manifest, each camera's data. */
 export async function listResources (mock: SteeredMock): Promise<Resource[]> {
   const fixed: Resource[] = [
@@ -28,8 +31,8 @@ export async function listResources (mock: SteeredMock): Promise<Resource[]> {
     { uri: `${SCHEME}requests`, name: 'journal', title: 'The journal', description: mock.fleet ? 'Every device\'s requests as one, oldest first, each naming its device.' : 'The requests the device received, oldest first.', mimeType: JSON_TYPE }
   ]
   if (!mock.fleet) {
-    const data = await contentAt(mock, `${ADMIN_PREFIX}/data`) as FixtureData
-    return [...fixed, ...(data.cameras ?? []).map(({ id }) => cameraResource(`${SCHEME}cameras/${encodeURIComponent(id)}`, id))]
+    const data = await contentAt(mock, `${ADMIN_PREFIX}/data`) as ServedData
+    return [...fixed, ...data.cameras.map(({ id }) => cameraResource(`${SCHEME}cameras/${encodeURIComponent(id)}`, id))]
   }
   const { devices } = await contentAt(mock, `${ADMIN_PREFIX}/devices`) as { devices: Array<{ name: string, cameras: string[] }> }
   return [
@@ -73,9 +76,9 @@ function planOf (fleet: boolean, uri: string): ResourcePlan | undefined {
 // One camera of a device's data, with its counting lines; undefined when the device has no such camera.
 function camera (id: string): (content: unknown) => unknown {
   return content => {
-    const data = content as FixtureData
-    const found = data.cameras?.find(candidate => candidate.id === id)
-    return found === undefined ? undefined : { camera: found, counting_lines: (data.counting_lines ?? []).filter(line => line.camera_id === id) }
+    const data = content as ServedData
+    const found = data.cameras.find(candidate => candidate.id === id)
+    return found === undefined ? undefined : { camera: found, counting_lines: data.counting_lines.filter(line => line.camera_id === id) }
   }
 }
 
