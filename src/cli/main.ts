@@ -53,7 +53,7 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
   }
   if (first === 'mcp') {
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
-    const { runMcpCommand } = await import('../mcp/mcp-command.js')
+    const { runMcpCommand } = await import('./mcp-command.js')
     return await runMcpCommand(rest, io)
   }
   let command: CliCommand

@@ -6,6 +6,12 @@ export interface AdminAnswer {
   body: unknown
 }
 
+/** What the MCP server steers: a mock-nvr through its admin API, and whether it is a fleet's. */
+export interface SteeredMock {
+  call: AdminCaller
+  fleet: boolean
+}
+
 /** Makes a call of the admin API (or another path of the mock-nvr, such as /openapi.json), with the admin token. */
 export type AdminCaller = (method: string, path: string, body?: unknown) => Promise<AdminAnswer>
 

@@ -6,15 +6,11 @@ import {
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { VERSION } from '../util/version.js'
 import { apiErrors } from '../wire/errors.js'
-import type { AdminAnswer, AdminCaller } from './admin-caller.js'
+import type { AdminAnswer, SteeredMock } from './admin-caller.js'
+
+export type { SteeredMock }
 import { EVERY_DEVICE, inputSchemaOf, rowsFor, type VerbRow } from './verb-table.js'
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js'
-
-/** What the MCP server steers: a mock-nvr through its admin API, and whether it is a fleet's. */
-export interface SteeredMock {
-  call: AdminCaller
-  fleet: boolean
-}
 
 const INSTRUCTIONS = 'mock-nvr is a stand-in network video recorder. These tools steer it through its admin API: its data, faults, ' +
   'health, rate limit, scoped tokens, journal and clock. In a fleet every tool names a device; "*" names every device where the fleet ' +

@@ -1,7 +1,7 @@
 import { McpError, ErrorCode, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import type { FixtureData } from '../contract/schemas.js'
-import type { SteeredMock } from './mcp-server.js'
+import type { SteeredMock } from './admin-caller.js'
 
 const SCHEME = 'mock-nvr://'
 const JSON_TYPE = 'application/json'

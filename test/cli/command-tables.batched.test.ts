@@ -6,7 +6,7 @@ import { parseProxyArgs, PROXY_HELP } from '../../src/cli/proxy-args.js'
 import { readFlags } from '../../src/cli/read-flags.js'
 import { parseTargetArgs, targetHelpText } from '../../src/cli/target-args.js'
 import { UsageError } from '../../src/errors/errors.js'
-import { MCP_HELP } from '../../src/mcp/mcp-command.js'
+import { MCP_HELP } from '../../src/cli/mcp-command.js'
 
 const HELP: Record<CommandName, string> = {
   serve: helpText('0.0.0'),

@@ -1,18 +1,27 @@
 import { randomBytes } from 'node:crypto'
 import type { Readable, Writable } from 'node:stream'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { givenBy, serveOptions } from '../cli/args.js'
-import { COMMAND_FLAGS } from '../cli/command-flags.js'
-import { HELP_LINE, helpLines } from '../cli/flag-rows.js'
-import type { CommandLineIo } from '../cli/main.js'
-import { readFlags, type ReadFlags } from '../cli/read-flags.js'
-import { describeStartFailure } from '../cli/start-failure.js'
+import { givenBy, serveOptions } from './args.js'
+import { COMMAND_FLAGS } from './command-flags.js'
+import { HELP_LINE, helpLines } from './flag-rows.js'
+import type { MockNvr } from '../start/start-mock-nvr.js'
+import { readFlags, type ReadFlags } from './read-flags.js'
+import { describeStartFailure } from './start-failure.js'
 import { UsageError } from '../errors/errors.js'
 import { prettyLogger } from '../logging/logger.js'
 import { VERSION } from '../util/version.js'
 import { ADMIN_PREFIX } from '../contract/paths.js'
-import { fetchCaller, injectCaller, type AdminCaller } from './admin-caller.js'
-import { createMcpServer, reasonOf } from './mcp-server.js'
+import { fetchCaller, injectCaller } from '../mcp/admin-caller.js'
+import { reasonOf } from '../mcp/mcp-server.js'
+import { serveOnStdio } from '../mcp/stdio.js'
+
+/** What the command reads and writes: main.ts's CommandLineIo, of which it uses these. */
+export interface McpIo {
+  env: NodeJS.ProcessEnv
+  stdin?: NodeJS.ReadableStream
+  stdout: { write: (text: string) => unknown }
+  stderr: { write: (text: string) => unknown }
+  serving: (nvr: Pick<MockNvr, 'app' | 'close'>) => void
+}
 
 const EXIT_OK = 0
 const EXIT_FAILURE = 1
@@ -41,7 +50,7 @@ export const MCP_HELP = [
  * already running (--connect URL). Resolves with an exit code for --help, --version and a failure, or with
  * undefined once it serves: it then ends when stdin closes, or on a signal.
  */
-export async function runMcpCommand (argv: readonly string[], io: CommandLineIo): Promise<number | undefined> {
+export async function runMcpCommand (argv: readonly string[], io: McpIo): Promise<number | undefined> {
   let read: ReadFlags
   try {
     read = readFlags(argv, COMMAND_FLAGS.mcp)
@@ -59,7 +68,7 @@ export async function runMcpCommand (argv: readonly string[], io: CommandLineIo)
 }
 
 // Starts the mock-nvr or fleet the flags ask for, logging to stderr, and steers it in-process.
-async function startAndServe (read: ReadFlags, argv: readonly string[], io: CommandLineIo): Promise<number | undefined> {
+async function startAndServe (read: ReadFlags, argv: readonly string[], io: McpIo): Promise<number | undefined> {
   let options
   try {
     options = serveOptions(read.values, io.env, COMMAND_FLAGS.mcp)
@@ -75,7 +84,7 @@ async function startAndServe (read: ReadFlags, argv: readonly string[], io: Comm
   try {
     if (fleet) {
       /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
-      const { startFleetCommand } = await import('../cli/fleet-command.js')
+      const { startFleetCommand } = await import('./fleet-command.js')
       mock = await startFleetCommand(started, url => io.stderr.write(`mock-nvr fleet control on ${url}\n`), { port: givenBy(argv, 'port'), shard: givenBy(argv, 'shard') })
     } else {
       /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
@@ -88,14 +97,14 @@ async function startAndServe (read: ReadFlags, argv: readonly string[], io: Comm
   }
   const running = mock
   const where = 'controlUrl' in running ? running.controlUrl : running.url
-  const stop = await serveOnStdio(io, injectCaller(running.app, `Bearer ${adminToken}`), fleet, async () => await running.close())
+  const stop = await serveOnStdio({ stdin: io.stdin as Readable, stdout: io.stdout as Writable }, { call: injectCaller(running.app, `Bearer ${adminToken}`), fleet }, async () => await running.close())
   io.serving({ app: running.app, close: stop })
   io.stderr.write(`mock-nvr mcp: serving ${where}${fleet ? ` (a fleet of ${(running as { devices: unknown[] }).devices.length})` : ''}; MCP on stdin/stdout\n`)
   return undefined
 }
 
 // Steers a mock-nvr that runs already, through its admin API over HTTP.
-async function connectAndServe (url: string, read: ReadFlags, io: CommandLineIo): Promise<number | undefined> {
+async function connectAndServe (url: string, read: ReadFlags, io: McpIo): Promise<number | undefined> {
   const other = [...read.values.keys()].find(flag => !CONNECT_FLAGS.has(flag))
   if (other !== undefined) return usage(io, `--${other} does not apply with --connect: the mock-nvr at ${url} runs already, with its own options`)
   let base: URL
@@ -116,34 +125,16 @@ async function connectAndServe (url: string, read: ReadFlags, io: CommandLineIo)
   } catch (error) {
     return fail(io, `could not reach ${base.href}: ${reasonOf(error)}`)
   }
-  await serveOnStdio(io, call, fleet, async () => {})
+  await serveOnStdio({ stdin: io.stdin as Readable, stdout: io.stdout as Writable }, { call, fleet }, async () => {})
   return undefined
 }
 
-/** Serves MCP on the command's stdin and stdout until stdin closes; resolves with the stop, which `close` ends. */
-async function serveOnStdio (io: CommandLineIo, call: AdminCaller, fleet: boolean, close: () => Promise<void>): Promise<() => Promise<void>> {
-  const server = createMcpServer({ call, fleet })
-  const stdin = io.stdin as Readable
-  let stopped: Promise<void> | undefined
-  const stop = async (): Promise<void> => {
-    stopped ??= (async () => {
-      await server.close()
-      await close()
-    })()
-    await stopped
-  }
-  // A stop that fails has nothing left to tell: the client that would read it is gone.
-  stdin.once('end', () => { stop().catch(() => {}) })
-  await server.connect(new StdioServerTransport(stdin, io.stdout as Writable))
-  return stop
-}
-
-function usage (io: CommandLineIo, message: string): number {
+function usage (io: McpIo, message: string): number {
   io.stderr.write(`mock-nvr: ${message.split('\n').join('.\nmock-nvr: ')}. Run mock-nvr mcp --help for the flags.\n`)
   return EXIT_USAGE
 }
 
-function fail (io: CommandLineIo, message: string): number {
+function fail (io: McpIo, message: string): number {
   io.stderr.write(`mock-nvr: ${message}.\n`)
   return EXIT_FAILURE
 }
