@@ -36,3 +36,9 @@ t.test('a tool\'s arguments are the admin body\'s schema: each row\'s body is th
   t.equal(byName.get('injectFault')?.body, FaultSpecSchema)
   t.equal(byName.get('advanceClock')?.body, ClockBodySchema)
 })
+
+t.test('docs/agents.md has a row for every tool', async t => {
+  const { readFile } = await import('node:fs/promises')
+  const page = await readFile(new URL('../../docs/agents.md', import.meta.url), 'utf8')
+  for (const row of VERB_TABLE) t.match(page, `\n| \`${row.name}\` | `, row.name)
+})
