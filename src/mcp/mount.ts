@@ -6,7 +6,9 @@ import type { TokenPolicy } from '../wire/token-policy.js'
 
 /** Where the MCP endpoint is: on the admin address, beside the admin API, behind the admin token. */
 export const MCP_PATH = `${ADMIN_PREFIX}/mcp`
-const MCP_METHODS = ['GET', 'POST', 'DELETE']
+// Stateless, it takes POSTs alone: no session to end (DELETE), and no stream to hold open for messages the server
+// never sends unasked (GET), which the protocol lets a server refuse with 405.
+const MCP_METHODS = ['POST']
 
 /**
  * The MCP endpoint (Streamable HTTP) at /__admin/mcp, for the admin token only. Its code, and the SDK's, is loaded
@@ -20,7 +22,6 @@ export async function registerMcpEndpoint (app: FastifyInstance, tokens: TokenPo
       method: MCP_METHODS,
       url: MCP_PATH,
       schema: { hide: true },
-      exposeHeadRoute: false,
       handler: async function answerMcp (request, reply) {
         /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
         endpoint ??= import('./http-endpoint.js')

@@ -241,9 +241,11 @@ t.test('no tool without the admin token, nor for a page of another origin', asyn
   const refused = await fetch(`${nvr.url}/__admin/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://evil.example' }, body: '{}' })
   t.equal(refused.status, 401, 'the token is checked first, in the admin API\'s envelope')
   t.match(await refused.json(), { result: { errorCode: 'NO_CREDENTIALS' } })
-  const other = await fetch(`${nvr.url}/__admin/mcp`, { method: 'PUT', headers: BEARER })
-  t.equal(other.status, 405)
-  t.equal(other.headers.get('allow'), 'GET, POST, DELETE')
+  for (const method of ['GET', 'DELETE', 'PUT']) {
+    const other = await fetch(`${nvr.url}/__admin/mcp`, { method, headers: { ...BEARER, accept: 'text/event-stream' } })
+    t.equal(other.status, 405, `${method}: no stream held open, no session to end`)
+    t.equal(other.headers.get('allow'), 'POST')
+  }
   t.notOk(JSON.stringify(logs.records).includes(TOKEN), 'no log line holds the admin token')
 })
 
