@@ -88,7 +88,17 @@ export function inputSchemaOf (row: VerbRow, fleet: boolean): TObject {
   const device = Type.String({ minLength: 1, description: row.scope === 'fleet-too' ? `the device's name, or "${EVERY_DEVICE}" for every device` : 'the device\'s name' })
   // Fields the admin body refuses, the tool refuses too.
   const closed = row.body?.additionalProperties === false || row.wrap !== undefined
-  return Type.Object(named ? { device, ...own } : own, closed ? { additionalProperties: false } : {})
+  return withoutIds(Type.Object(named ? { device, ...own } : own, closed ? { additionalProperties: false } : {}))
+}
+
+/**
+ * The schema without the `$id`s the contract gives its shapes (`CountingLine`) for the OpenAPI document: inside a
+ * tool's arguments they are only names, which a client compiling every tool's schema into one validator would see twice.
+ */
+function withoutIds<T> (schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withoutIds) as T
+  if (typeof schema !== 'object' || schema === null) return schema
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$id').map(([key, value]) => [key, withoutIds(value)])) as T
 }
 
 /** The rows a mock-nvr offers: a single one's, or a fleet's. */

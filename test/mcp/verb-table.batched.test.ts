@@ -1,7 +1,7 @@
 import t from 'tap'
 import { startMockNvr } from '../../src/start/start-mock-nvr.js'
 import { startMockFleet } from '../../src/fleet/start-mock-fleet.js'
-import { VERB_TABLE, rowsFor } from '../../src/mcp/verb-table.js'
+import { VERB_TABLE, inputSchemaOf, rowsFor } from '../../src/mcp/verb-table.js'
 
 // What a handle has that is no verb to steer the mock with: where it is, its Fastify app, and its own close.
 const NOT_VERBS = new Set(['name', 'url', 'port', 'host', 'app', 'certificate', 'close', 'clock'])
@@ -35,6 +35,9 @@ t.test('a tool\'s arguments are the admin body\'s schema: each row\'s body is th
   const byName = new Map(VERB_TABLE.map(row => [row.name, row]))
   t.equal(byName.get('injectFault')?.body, FaultSpecSchema)
   t.equal(byName.get('advanceClock')?.body, ClockBodySchema)
+  const use = JSON.stringify(inputSchemaOf(byName.get('use') as typeof VERB_TABLE[number], true))
+  t.notMatch(use, '"$id"', 'no $id of the contract\'s shapes in a tool\'s arguments')
+  t.match(use, '"camera_id"')
 })
 
 t.test('docs/agents.md has a row for every tool', async t => {
