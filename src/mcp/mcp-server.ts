@@ -3,8 +3,10 @@ import {
   CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema,
   ReadResourceRequestSchema, type CallToolResult, type Tool
 } from '@modelcontextprotocol/sdk/types.js'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { ADMIN_PREFIX } from '../contract/paths.js'
 import { VERSION } from '../util/version.js'
+import { formatValueProblem, listValueProblems, type ValueProblem } from '../util/value-errors.js'
 import { apiErrors } from '../wire/errors.js'
 import type { AdminAnswer, SteeredMock } from './admin-caller.js'
 
@@ -47,6 +49,11 @@ export async function callTool (mock: SteeredMock, row: VerbRow, args: Record<st
   if (row.wrap !== undefined && !Object.hasOwn(own, row.wrap.name)) return badArguments([{ path: `/${row.wrap.name}`, message: `is required: ${row.wrap.description}` }])
   const { method, path } = row.call(own)
   const withBody = method === 'PUT' || method === 'POST'
+  // Arguments that go into the path (a fault's id) no admin body check sees: they are checked here, in the same words.
+  if (!withBody && row.body !== undefined) {
+    const checker = TypeCompiler.Compile(row.body)
+    if (!checker.Check(own)) return badArguments(listValueProblems(checker, own))
+  }
   const body = !withBody ? undefined : row.wrap === undefined ? own : own[row.wrap.name]
   let prefix = ADMIN_PREFIX
   if (named && device !== EVERY_DEVICE) prefix = `${ADMIN_PREFIX}/devices/${encodeURIComponent(String(device))}`
@@ -78,8 +85,9 @@ function answerOf ({ status, body }: AdminAnswer, wrapped: string | undefined): 
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(result, null, 2) }] }
 }
 
-function badArguments (problems: Array<{ path: string, message: string }>): CallToolResult {
-  return refusal({ httpCode: 400, errorCode: 'INVALID_BODY', errorMessage: `The arguments are invalid: ${problems.map(({ path, message }) => `${path} ${message}`).join('; ')}.`, problems })
+// A refusal of arguments the admin API never sees, as it words a body's: each path and what is wrong there.
+function badArguments (problems: ValueProblem[]): CallToolResult {
+  return refusal({ httpCode: 400, errorCode: apiErrors.invalidBody([]).code, errorMessage: `The arguments are invalid: ${problems.map(formatValueProblem).join('; ')}.`, problems })
 }
 
 function refusal (result: Record<string, unknown>): CallToolResult {

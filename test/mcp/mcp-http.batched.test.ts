@@ -96,6 +96,12 @@ t.test('bad arguments are a tool error naming each field, in the admin API\'s wo
   }
   t.match(await call(client, 'setScopedTokens', {}), { isError: true, json: { errorCode: 'INVALID_BODY', problems: [{ path: '/scopedTokens', message: /^is required/ }] } })
   t.match(await call(client, 'noSuchTool'), { isError: true, json: { errorCode: 'UNKNOWN_TOOL' } })
+  await call(client, 'injectFault', { status: 503 })
+  for (const id of ['', 7]) {
+    t.match(await call(client, 'clearFaults', { id }), { isError: true, json: { errorCode: 'INVALID_BODY', errorMessage: /^The arguments are invalid: \/id: /, problems: [{ path: '/id' }] } }, `id ${JSON.stringify(id)}`)
+  }
+  t.equal((await call(client, 'faults')).json.length, 1, 'no fault was cleared')
+  await call(client, 'clearFaults')
   t.strictSame((await call(client, 'faults')).json, [], 'nothing was injected')
 })
 
@@ -200,7 +206,7 @@ t.test('a fleet: every tool names its device, or every device where the fleet ha
 t.test('a fleet\'s tool without a device, or with one there is none of, is a tool error saying so', async t => {
   const fleet = await startFleet(t)
   const client = await connect(t, fleet.controlUrl)
-  t.match(await call(client, 'health'), { isError: true, json: { errorCode: 'INVALID_BODY', problems: [{ path: '/device', message: 'must be a device\'s name' }] } })
+  t.match(await call(client, 'health'), { isError: true, json: { errorCode: 'INVALID_BODY', errorMessage: 'The arguments are invalid: /device: must be a device\'s name.', problems: [{ path: '/device', message: 'must be a device\'s name' }] } })
   t.match(await call(client, 'reset', { device: '' }), { isError: true, json: { problems: [{ path: '/device', message: 'must be a device\'s name, or "*" for every device' }] } })
   t.match(await call(client, 'setHealth', { device: '*', state: 'online' }), { isError: true, json: { problems: [{ path: '/device', message: /acts on one device at a time/ }] } })
   t.match(await call(client, 'data', { device: 'nvr-999' }), { isError: true, json: { httpCode: 404, errorCode: 'DEVICE_NOT_FOUND', errorMessage: 'No device of the fleet is named "nvr-999".' } })
