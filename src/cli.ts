@@ -11,6 +11,7 @@ const exitCode = await runCommandLine(process.argv.slice(2), {
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
+  stdin: process.stdin,
   stopSignal,
   serving: nvr => {
     serving = true

@@ -11,7 +11,8 @@ export interface HandClock {
   settled: () => Promise<unknown>
 }
 
-const ClockBodySchema = Type.Object({ advance: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS }) }, { additionalProperties: false })
+/** The body of POST /__admin/clock, which the MCP tool of the same verb takes too. */
+export const ClockBodySchema = Type.Object({ advance: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS }) }, { additionalProperties: false })
 
 /**
  * GET /__admin/clock reads the schedules' clock. POST {"advance": ms} moves a manual one on, and answers once the

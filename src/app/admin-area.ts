@@ -14,7 +14,8 @@ export interface AdminAreaOptions {
 }
 
 /**
- * /__admin: one device's admin API beside its own paths, or a fleet's; the metrics of its devices; and the dashboard.
+ * /__admin: one device's admin API beside its own paths, or a fleet's; the metrics of its devices; the MCP endpoint
+ * over the same verbs (mcp/mount.ts); and the dashboard.
  * Their code is loaded here, only when an admin token turns them on.
  */
 export async function registerAdminArea (app: FastifyInstance, { tokens, fleet, manualClock, device }: AdminAreaOptions): Promise<void> {
@@ -33,6 +34,9 @@ export async function registerAdminArea (app: FastifyInstance, { tokens, fleet, 
   const { registerMetrics } = await import('../admin-api/metrics-route.js')
   const own = [device]
   await registerMetrics(app, tokens, fleet === undefined ? () => own : () => fleet.roster.entries.map(entry => entry.device))
+  /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+  const { registerMcpEndpoint } = await import('../mcp/mount.js')
+  await registerMcpEndpoint(app, tokens, fleet !== undefined)
   // Beside the admin plugin, not in it: the page's files are open, its calls are not.
   await registerDashboard(app)
 }

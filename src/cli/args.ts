@@ -12,7 +12,7 @@ import { readFlags, type FlagValue } from './read-flags.js'
 import { CLI_DEFAULTS, CLI_OPTIONS, DEFAULTS, envName, OPENAPI_FLAGS, repeatable, SERVE_FLAGS, shownDefault, type CliOption } from './serve-flags.js'
 
 /** The words that may come first: mock-nvr's commands besides serving, which is the default. */
-export const COMMANDS = ['openapi', 'verify', 'record', 'proxy'] as const
+export const COMMANDS = ['openapi', 'verify', 'record', 'proxy', 'mcp'] as const
 
 /**
  * The refusal of a word where a command goes, with the closest command when one is close: `mock-nvr verfy
@@ -163,6 +163,7 @@ export function helpText (version: string): string {
     '       mock-nvr verify --help        check a real NVR, the target, against the contract (docs/target-link.md)',
     '       mock-nvr record --help        record the target into a fixture file',
     '       mock-nvr proxy --help         forward the API to the target, checking its answers',
+    '       mock-nvr mcp --help           speak the Model Context Protocol on stdin/stdout for a coding agent (docs/agents.md)',
     '',
     'Options:',
     ...helpLines(SERVE_FLAGS, [HELP_LINE, ['-v, --version', 'print the version']]),

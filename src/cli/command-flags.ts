@@ -12,7 +12,7 @@ export interface CommandFlags {
   version?: boolean
 }
 
-export type CommandName = 'serve' | 'openapi' | 'verify' | 'record' | 'proxy'
+export type CommandName = 'serve' | 'openapi' | 'verify' | 'record' | 'proxy' | 'mcp'
 
 /** Every command's flags, in one place: each command parses, refuses and helps from its entry. */
 export const COMMAND_FLAGS: Readonly<Record<CommandName, CommandFlags>> = {
@@ -26,10 +26,21 @@ export const COMMAND_FLAGS: Readonly<Record<CommandName, CommandFlags>> = {
     flags: { ...PROXY_OWN_FLAGS, ...Object.fromEntries(Object.entries(SERVE_FLAGS).filter(([flag]) => !Object.hasOwn(NOT_FOR_PROXY, flag))) as Record<string, FlagRow> },
     refused: { ...NOT_FOR_PROXY, 'token-file': OWN_AUTHORIZATION },
     version: true
+  },
+  // Serving's flags start the mock-nvr it speaks for; --connect steers one already running instead.
+  mcp: {
+    name: 'mcp',
+    flags: {
+      connect: { value: 'URL', help: ['steer the mock-nvr already running at URL (its admin address: a single', 'one\'s own, a fleet\'s control address) instead of starting one; with', '--admin-token, or its variable, as its bearer token'] },
+      ...SERVE_FLAGS
+    },
+    version: true
   }
 }
 
-/** The commands whose tables have this flag, as messages name them: `serving and proxy`. */
+/** The commands whose tables have this flag, as messages name them: `serving and proxy` (mcp, which takes serving's, only for its own). */
 export function commandsTaking (flag: string): string[] {
-  return Object.values(COMMAND_FLAGS).filter(({ flags }) => Object.hasOwn(flags, flag)).map(({ name }) => name)
+  return Object.entries(COMMAND_FLAGS)
+    .filter(([command, { flags }]) => Object.hasOwn(flags, flag) && !(command === 'mcp' && Object.hasOwn(SERVE_FLAGS, flag)))
+    .map(([, { name }]) => name)
 }

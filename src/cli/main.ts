@@ -14,6 +14,8 @@ export interface CommandLineIo {
   env: NodeJS.ProcessEnv
   stdout: { write: (text: string) => unknown, isTTY?: boolean }
   stderr: { write: (text: string) => unknown }
+  /** What `mock-nvr mcp` reads the protocol from; src/cli.ts gives it the process's stdin. */
+  stdin?: NodeJS.ReadableStream
   /** What stops a run against the target (Ctrl-C, SIGTERM); asked for only by the commands that run one. */
   stopSignal: () => AbortSignal
   /**
@@ -48,6 +50,11 @@ export async function runCommandLine (argv: readonly string[], io: CommandLineIo
     /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
     const { runTargetCommand } = await import('./target-commands.js')
     return await runTargetCommand(first, rest, { stdout: io.stdout, stderr: io.stderr, signal: io.stopSignal(), env: io.env })
+  }
+  if (first === 'mcp') {
+    /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
+    const { runMcpCommand } = await import('./mcp-command.js')
+    return await runMcpCommand(rest, io)
   }
   let command: CliCommand
   let proxy: ProxyOptions | undefined

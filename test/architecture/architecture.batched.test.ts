@@ -11,7 +11,7 @@ const LAYERS = [
   ['cli'],
   ['start', 'fleet', 'target-link'],
   ['app'],
-  ['device-api', 'admin-api', 'openapi', 'target-proxy', 'msw'],
+  ['device-api', 'admin-api', 'mcp', 'openapi', 'target-proxy', 'msw'],
   ['pipeline', 'metrics'],
   ['device', 'control', 'control/faults', 'data', 'config', 'logging', 'target-client', 'health'],
   ['wire', 'contract'],

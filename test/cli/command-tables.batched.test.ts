@@ -6,13 +6,15 @@ import { parseProxyArgs, PROXY_HELP } from '../../src/cli/proxy-args.js'
 import { readFlags } from '../../src/cli/read-flags.js'
 import { parseTargetArgs, targetHelpText } from '../../src/cli/target-args.js'
 import { UsageError } from '../../src/errors/errors.js'
+import { MCP_HELP } from '../../src/cli/mcp-command.js'
 
 const HELP: Record<CommandName, string> = {
   serve: helpText('0.0.0'),
   openapi: helpText('0.0.0'),
   verify: targetHelpText('verify'),
   record: targetHelpText('record'),
-  proxy: PROXY_HELP
+  proxy: PROXY_HELP,
+  mcp: MCP_HELP
 }
 
 t.test('each command\'s help is generated from its table: every flag, with its placeholder', async t => {

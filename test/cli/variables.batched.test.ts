@@ -91,7 +91,7 @@ t.test('a command name that does not exist points to --help', async t => {
     t.strictSame(await runCommand([word]), {
       code: 2,
       stdout: '',
-      stderr: `mock-nvr: unknown command '${word}' (the commands are openapi, verify, record, proxy; serving needs none). Run mock-nvr --help for the commands.\n`
+      stderr: `mock-nvr: unknown command '${word}' (the commands are openapi, verify, record, proxy, mcp; serving needs none). Run mock-nvr --help for the commands.\n`
     }, word)
   }
 })
@@ -100,8 +100,8 @@ t.test('a misspelt command is named as a command, with the closest one, whatever
   t.strictSame(await runCommand(['verfy', '--target', 'x']), {
     code: 2,
     stdout: '',
-    stderr: "mock-nvr: unknown command 'verfy' (the commands are openapi, verify, record, proxy; serving needs none): did you mean verify? Run mock-nvr --help for the commands.\n"
+    stderr: "mock-nvr: unknown command 'verfy' (the commands are openapi, verify, record, proxy, mcp; serving needs none): did you mean verify? Run mock-nvr --help for the commands.\n"
   })
-  t.match((await runCommand(['proxi', '--devices', '2'])).stderr, "unknown command 'proxi' (the commands are openapi, verify, record, proxy; serving needs none): did you mean proxy?")
+  t.match((await runCommand(['proxi', '--devices', '2'])).stderr, "unknown command 'proxi' (the commands are openapi, verify, record, proxy, mcp; serving needs none): did you mean proxy?")
   t.match((await runCommand(['--port', '0', 'extra'])).stderr, "mock-nvr: unexpected argument 'extra'")
 })

@@ -1,0 +1,42 @@
+import t from 'tap'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { startMockNvr } from '../../src/start/start-mock-nvr.js'
+import { callTool } from '../../src/mcp/mcp-server.js'
+import { readResource } from '../../src/mcp/resources.js'
+import { fetchCaller } from '../../src/mcp/admin-caller.js'
+import { ownOrigins } from '../../src/mcp/http-endpoint.js'
+import { VERB_TABLE } from '../../src/mcp/verb-table.js'
+
+// The MCP server's parts, where the SDK's client cannot reach: a mock-nvr that answers oddly, the Origin list.
+
+const TOKEN = 'admin-secret'
+
+function textOf (result: unknown): string {
+  return ((result as CallToolResult).content[0] as { text: string }).text
+}
+
+t.test('a tool whose mock-nvr fails without a reason, or answers without an envelope, is a tool error all the same', async t => {
+  const row = VERB_TABLE.find(candidate => candidate.name === 'health') as typeof VERB_TABLE[number]
+  const thrown = await callTool({ fleet: false, call: async () => { throw new Error('socket hang up') } }, row, {})
+  t.match(JSON.parse(textOf(thrown)), { errorCode: 'MOCK_NVR_UNREACHABLE', errorMessage: 'mock-nvr did not answer: socket hang up.' })
+  await t.rejects(readResource({ fleet: false, call: async () => ({ status: 502, body: 'Bad Gateway' }) }, 'mock-nvr://requests'), { message: /mock-nvr answered 502\./ })
+  const bare = await callTool({ fleet: false, call: async () => ({ status: 502, body: 'Bad Gateway' }) }, row, {})
+  t.match(JSON.parse(textOf(bare)), { httpCode: 502, errorCode: 'UNEXPECTED_ANSWER' })
+})
+
+t.test('an answer that is not JSON is given as its text', async t => {
+  const nvr = await startMockNvr({ port: 0, logLevel: 'silent', adminToken: TOKEN })
+  t.teardown(nvr.close)
+  const page = await fetchCaller(nvr.url, TOKEN)('GET', '/__admin/ui/')
+  t.match(page, { status: 200, body: /^<!doctype html>/i })
+  t.match(await fetchCaller(`${nvr.url}/`, undefined)('GET', '/__admin/health'), { status: 401 }, 'no token, no admin answer')
+})
+
+t.test('the origins the MCP endpoint takes: a loopback name or the address the request came to, with its port', async t => {
+  const origins = (localAddress: string | undefined, localPort: number | undefined, protocol = 'http') =>
+    ownOrigins({ socket: { localAddress, localPort }, protocol } as unknown as Parameters<typeof ownOrigins>[0])
+  t.strictSame(origins('127.0.0.1', 8080), ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080', 'http://127.0.0.1:8080'])
+  t.strictSame(origins('::ffff:10.0.0.5', 8443, 'https').at(-1), 'https://10.0.0.5:8443', 'an IPv4 address as IPv6 maps it')
+  t.strictSame(origins('fe80::1', 80).at(-1), 'http://[fe80::1]:80')
+  t.strictSame(origins(undefined, undefined), ['http://localhost', 'http://127.0.0.1', 'http://[::1]'], 'no socket address: inject()')
+})
