@@ -3,13 +3,10 @@ import type { TokenPolicy } from '../wire/token-policy.js'
 import { refuseUnknownPaths } from '../wire/method-not-allowed.js'
 import type { JournalStreamLimits } from './journal-stream.js'
 import type { DeviceOf } from './device-of.js'
-import { guardAdminArea, ok, route } from './routing.js'
-import { registerDataRoutes } from './data-routes.js'
-import { registerJournalRoutes } from './journal-routes.js'
-import { registerHealthRoutes } from './health-routes.js'
+import { guardAdminArea } from './routing.js'
+import { registerJournalStream } from './journal-routes.js'
 import { registerClock, type HandClock } from './clock-routes.js'
-import { registerFaultRoutes } from './fault-routes.js'
-import { registerAccessRoutes } from './access-routes.js'
+import { registerVerbRoutes } from './verb-routes.js'
 
 export { registerClock, type HandClock }
 
@@ -38,19 +35,9 @@ export interface AdminApiOptions {
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async function adminApi (app, { tokens, deviceOf, streamLimits, sharesDevicePort = false, manualClock, ownsClock = true }) {
   guardAdminArea(app, tokens)
-  registerDataRoutes(app, deviceOf)
-  registerJournalRoutes(app, deviceOf, streamLimits)
-  registerHealthRoutes(app, deviceOf, !sharesDevicePort ? undefined : manualClock === undefined ? 'real' : 'manual')
+  registerVerbRoutes(app, deviceOf, !sharesDevicePort ? undefined : manualClock === undefined ? 'real' : 'manual')
+  registerJournalStream(app, deviceOf, streamLimits)
   if (ownsClock) registerClock(app, manualClock)
-  registerFaultRoutes(app, deviceOf)
-  registerAccessRoutes(app, deviceOf)
-  route(app, '/reset', {
-    POST: async (request, reply) => {
-      await deviceOf(request).reset()
-      request.log.info('admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal')
-      return ok(reply, null)
-    }
-  })
   // Unknown admin paths are routes of this plugin, so they need the admin token too.
   refuseUnknownPaths(app)
 }
