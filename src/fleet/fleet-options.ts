@@ -62,7 +62,7 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
   if (count === undefined && devices === undefined) throw new OptionsError('a fleet needs count or devices: how many devices, or which')
   const problems = devices === undefined ? schemaProblems(checkCount, { count }) : devicesProblems(devices)
   if (problems.length > 0) throw new OptionsError(problems)
-  const listed: FleetDeviceOptions[] = devices ?? Array.from({ length: count as number }, (_, index) => ({ name: deviceName(index) }))
+  const listed: FleetDeviceOptions[] = devices ?? Array.from({ length: count as number }, (_, index) => ({ name: deviceName(index, count as number) }))
   const base = resolveOptions(withoutHooks(shared))
   // The fractions and the shard are the fleet's own options: checked as such (fleet marks the options as a
   // fleet's, whose devices are counted below).
