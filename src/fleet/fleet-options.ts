@@ -119,7 +119,7 @@ function dataKeyOf (name: string, generate: unknown, fixtures: string | undefine
 export function controlPortOf ({ controlPort, port = 0 }: FleetSharedOptions, plans: readonly DevicePlan[]): number {
   const chosen = controlPort ?? (port === 0 ? 0 : port - 1)
   const taken = plans.find(plan => chosen !== 0 && plan.options.port === chosen)
-  if (taken !== undefined) throw new OptionsError(`the control port ${chosen} is the port of device ${taken.name} too: give --control-port another`)
+  if (taken !== undefined) throw new OptionsError(`the control port ${chosen} is also the port of device ${taken.name}: the control address needs a port that no device listens on`)
   return chosen
 }
 

@@ -44,7 +44,7 @@ t.test('the control port is the fleet\'s port − 1, a free one under port 0, or
   t.equal(controlPortOf({ port: 9000 }, planDevices({ count: 2, port: 9000 })), 8999)
   t.equal(controlPortOf({}, planDevices({ count: 2 })), 0)
   t.equal(controlPortOf({ port: 9000, controlPort: 7000 }, []), 7000)
-  t.throws(() => controlPortOf({ port: 9000, controlPort: 9001 }, planDevices({ count: 2, port: 9000 })), { message: 'the control port 9001 is the port of device nvr-002 too: give --control-port another' })
+  t.throws(() => controlPortOf({ port: 9000, controlPort: 9001 }, planDevices({ count: 2, port: 9000 })), { message: 'the control port 9001 is also the port of device nvr-002: the control address needs a port that no device listens on' })
 })
 
 t.test('options a fleet cannot start with are refused, naming the device where one is at fault', async t => {
