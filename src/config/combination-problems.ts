@@ -4,7 +4,7 @@ import { fieldProblem, together, type OptionsProblem } from './option-problems.j
 import type { ResolvedOptions } from './options-schema.js'
 import { scopeConflict } from '../contract/scoped-tokens.js'
 import { readShard, shardRange, type ShardText } from './shard.js'
-import { deviceName } from '../fleet/device-names.js'
+import { deviceName } from './device-name.js'
 
 /** What only the server's options can get wrong: the host, a generated size, and options that go (or never go) together. */
 export function combinationProblem (options: ResolvedOptions): OptionsProblem | undefined {
