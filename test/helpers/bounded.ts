@@ -7,7 +7,7 @@ export const WAIT_MS = 20_000
  */
 export async function within<T> (what: string, happening: Promise<T>, ms = WAIT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error(`no ${what} within ${ms / 1000} s`)), ms) })
+  const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error(`waited ${ms / 1000} s for ${what}, in vain`)), ms) })
   try {
     return await Promise.race([happening, late])
   } finally {
@@ -19,7 +19,7 @@ export async function within<T> (what: string, happening: Promise<T>, ms = WAIT_
 export async function until (what: string, check: () => boolean, everyMs = 20, ms = WAIT_MS): Promise<void> {
   const deadline = Date.now() + ms
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${ms / 1000} s`)
+    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}, in vain`)
     await new Promise(resolve => setTimeout(resolve, everyMs))
   }
 }
