@@ -53,8 +53,8 @@ t.test('devices with ports of their own listen first, then those on free ports; 
   const fake = fakeListen(40_000, new Set())
   await listenDevices(plans, fake.listen)
   t.strictSame(fake.tries, [[1, 40_001], [0, 0], [2, 40_001], [2, 40_002]], 'c finds 40001 taken by b, which listened first')
-  await t.rejects(listenDevices(plans, fakeListen(40_000, new Set([40_001])).listen), new FleetListenError('b', 40_001, failure('EADDRINUSE')))
-  await t.rejects(listenDevices(plans, fakeListen(40_000, new Set(), new Map([[40_002, 'EADDRNOTAVAIL']])).listen), new FleetListenError('c', 0, failure('EADDRNOTAVAIL')))
+  await t.rejects(listenDevices(plans, fakeListen(40_000, new Set([40_001])).listen), new FleetListenError('b', 40_001, failure('EADDRINUSE'), 3))
+  await t.rejects(listenDevices(plans, fakeListen(40_000, new Set(), new Map([[40_002, 'EADDRNOTAVAIL']])).listen), new FleetListenError('c', 0, failure('EADDRNOTAVAIL'), 3))
 })
 
 t.test('too many open files: the error says how many devices the process was starting, and how to raise the limit', async t => {
