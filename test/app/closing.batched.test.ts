@@ -40,8 +40,9 @@ t.test('a connection that never sends a whole request holds the close open no lo
   await acceptedCount(2)
   const closedByServer = Promise.all([untilClosed(silent), untilClosed(startedHeaders)])
   await within('the close, two connections open without a whole request', nvr.close(), 10_000)
-  t.strictSame(await within('both connections cut by the server', closedByServer, 10_000), ['', ''], 'cut, with no answer')
-  t.ok(silent.destroyed && startedHeaders.destroyed)
+  const received = await within('both connections cut by the server', closedByServer, 10_000)
+  t.notMatch(received.join(''), /HTTP\/1\.1 2\d\d/, 'neither had a request answered')
+  t.ok(silent.destroyed && startedHeaders.destroyed, 'both cut')
 })
 
 t.test('an answer under way when the close starts is finished, then its connection closes', async t => {
