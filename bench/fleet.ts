@@ -1,7 +1,8 @@
-// npm run bench:fleet [-- --counts 1000,5000,10000] [--rounds R] [--port P] [--cli FILE] [--json] [--load [--loaded N] [--duration S]]
+// npm run bench:fleet [-- --counts 1000,5000,10000] [--rounds R] [--port P] [--cli FILE] [--json] [--answered] [--load [--loaded N] [--duration S]]
 // Fleets from the built CLI on the bundled fixtures, one size after another: how long each takes to be ready (its
 // ready line), the CPU and memory it took, the memory per device, and the metrics scrape of the largest; the sizes
-// are taken in turn, round after round, and each figure is the median of its rounds. With --load, how many
+// are taken in turn, round after round, and each figure is the median of its rounds. With --answered, the largest is
+// scraped again once each of its devices has answered a list (a busy fleet's series). With --load, how many
 // requests per second 100 devices serve together against one device, on the same route.
 import autocannon from 'autocannon'
 import { existsSync, rmSync } from 'node:fs'
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     // Another build's CLI, e.g. of a worktree at an older commit, to compare it in the same sitting.
     cli: { type: 'string' },
     json: { type: 'boolean', default: false },
+    answered: { type: 'boolean', default: false },
     load: { type: 'boolean', default: false },
     loaded: { type: 'string', default: '100' },
     duration: { type: 'string', default: '5' }
@@ -34,6 +36,8 @@ const ADMIN_TOKEN = 'bench-admin'
 // Devices probed once a fleet is ready, spread from the first to the last: the ready line says every one listens.
 const PROBED = 16
 const SCRAPES = 3
+// Requests in flight at once while every device answers one, for --answered.
+const ANSWERING = 32
 // What a fleet holds open besides its devices' listeners: the control address, stdio, the manifest, Node's own.
 const OTHER_FILES = 64
 // Under load every device serves one generated camera of three lines (the bundled fixtures' ids may change).
@@ -84,8 +88,11 @@ interface Scrape {
   ms: number[]
 }
 
-/** Starts the fleet, checks that it serves (the manifest, a sample of devices), scrapes its metrics if asked, and stops it. */
-async function measure (devices: number, port: number, manifestDir: string, scrape: boolean): Promise<{ start: Measured, scrape?: Scrape }> {
+/**
+ * Starts the fleet, checks that it serves (the manifest, a sample of devices), scrapes its metrics if asked (idle,
+ * then with `answered` once every device has answered a list), and stops it.
+ */
+async function measure (devices: number, port: number, manifestDir: string, scrape: boolean, answered = false): Promise<{ start: Measured, scrape?: Scrape, answered?: Scrape }> {
   const manifest = join(manifestDir, `fleet-${devices}.json`)
   const command = ['node', CLI, '--devices', String(devices), '--port', String(port), '--token', BENCH_TOKEN, '--admin-token', ADMIN_TOKEN, '--manifest', manifest]
   const fleet = await FleetProcess.spawn(command, devices)
@@ -93,24 +100,35 @@ async function measure (devices: number, port: number, manifestDir: string, scra
     const start = { ...fleet.start, loadAverage: load1() }
     const listed = (JSON.parse(await readFile(manifest, 'utf8')) as { devices: Array<{ url: string, cameras: string[] }> }).devices
     if (listed.length !== devices) throw new Error(`the manifest lists ${listed.length} devices, not ${devices}`)
-    for (let probe = 0; probe < Math.min(PROBED, devices); probe++) {
-      const device = listed[Math.round(probe * (devices - 1) / Math.max(1, PROBED - 1))] as { url: string, cameras: string[] }
+    const list = async (device: { url: string, cameras: string[] }) => {
       const answer = await fetchOnce(`${device.url}/nvr/v1/cameras/${encodeURIComponent(device.cameras[0] as string)}/counting_lines`, AUTH_HEADERS)
       if (answer.status !== 200) throw new Error(`${device.url} answered ${answer.status}, not 200`)
     }
+    for (let probe = 0; probe < Math.min(PROBED, devices); probe++) await list(listed[Math.round(probe * (devices - 1) / Math.max(1, PROBED - 1))] as { url: string, cameras: string[] })
     if (!scrape) return { start }
-    const ms: number[] = []
-    let text = ''
-    for (let round = 0; round < SCRAPES; round++) {
-      const answer = await fetchOnce(`http://127.0.0.1:${port - 1}/__admin/metrics`, { authorization: `Bearer ${ADMIN_TOKEN}` })
-      if (answer.status !== 200) throw new Error(`GET /__admin/metrics answered ${answer.status}, not 200`)
-      ms.push(Math.round(answer.ms))
-      text = answer.body
-    }
-    return { start, scrape: { devices, bytes: Buffer.byteLength(text), lines: text.split('\n').filter(line => line !== '').length, ms } }
+    const idle = await scrapeMetrics(devices, port)
+    if (!answered) return { start, scrape: idle }
+    let next = 0
+    await Promise.all(Array.from({ length: ANSWERING }, async () => {
+      while (next < listed.length) await list(listed[next++] as { url: string, cameras: string[] })
+    }))
+    return { start, scrape: idle, answered: await scrapeMetrics(devices, port) }
   } finally {
     await fleet.stop()
   }
+}
+
+/** GET /__admin/metrics of the fleet, SCRAPES times: the last one's bytes and lines, and each one's time. */
+async function scrapeMetrics (devices: number, port: number): Promise<Scrape> {
+  const ms: number[] = []
+  let text = ''
+  for (let round = 0; round < SCRAPES; round++) {
+    const answer = await fetchOnce(`http://127.0.0.1:${port - 1}/__admin/metrics`, { authorization: `Bearer ${ADMIN_TOKEN}` })
+    if (answer.status !== 200) throw new Error(`GET /__admin/metrics answered ${answer.status}, not 200`)
+    ms.push(Math.round(answer.ms))
+    text = answer.body
+  }
+  return { devices, bytes: Buffer.byteLength(text), lines: text.split('\n').filter(line => line !== '').length, ms }
 }
 
 /** Requests per second, and the server's own CPU time per request (µs): what a device costs, whatever the client can send. */
@@ -181,12 +199,14 @@ async function main (): Promise<void> {
   process.once('exit', () => rmSync(manifestDir, { recursive: true, force: true }))
   const measured = new Map<number, Measured[]>(run.map(devices => [devices, []]))
   let scrape: Scrape | undefined
+  let answered: Scrape | undefined
   try {
     for (let round = 0; round < rounds; round++) {
       for (const devices of run) {
-        const result = await measure(devices, port, manifestDir, devices === run.at(-1))
+        const result = await measure(devices, port, manifestDir, devices === run.at(-1), values.answered)
         measured.get(devices)?.push(result.start)
         if (result.scrape !== undefined) scrape = { ...result.scrape, ms: [...scrape?.ms ?? [], ...result.scrape.ms] }
+        if (result.answered !== undefined) answered = { ...result.answered, ms: [...answered?.ms ?? [], ...result.answered.ms] }
       }
     }
   } finally {
@@ -212,6 +232,7 @@ async function main (): Promise<void> {
     machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, node: process.version, openFiles: files ?? null, loadAverage: loadavg().map(each => Math.round(each * 100) / 100) },
     fleet: { command: `node ${values.cli ?? 'dist/cli.js'} --devices N --port ${port} --token ${BENCH_TOKEN} --admin-token ${ADMIN_TOKEN} --manifest FILE`, rounds, starts, skipped },
     ...(scrape === undefined ? {} : { metrics: scrape }),
+    ...(answered === undefined ? {} : { metricsAnswered: answered }),
     ...(underLoad === undefined ? {} : { load: underLoad })
   }
   if (values.json) {
@@ -226,10 +247,11 @@ type Report = {
   machine: { cpu: string, cores: number, node: string, openFiles: number | null, loadAverage: number[] }
   fleet: { command: string, rounds: number, starts: SizeFigures[], skipped: number[] }
   metrics?: Scrape
+  metricsAnswered?: Scrape
   load?: Awaited<ReturnType<typeof compareUnderLoad>>
 }
 
-function formatText ({ command, machine, fleet, metrics, load }: Report, smallest: number | undefined): string {
+function formatText ({ command, machine, fleet, metrics, metricsAnswered, load }: Report, smallest: number | undefined): string {
   const number = (value: number) => value.toLocaleString('en-US')
   const lines = [
     `$ ${command}`,
@@ -247,11 +269,10 @@ function formatText ({ command, machine, fleet, metrics, load }: Report, smalles
     lines.push(`KB/device: (RSS(N) − RSS(${number(smallest)})) / (N − ${number(smallest)}), RSS at the ready line; CPU µs/device the same of the CPU time to it`)
   }
   if (fleet.skipped.length > 0) lines.push(`skipped ${fleet.skipped.map(number).join(', ')} devices: ulimit -n ${String(machine.openFiles)} is too low for them (raise it: docs/fleet.md, Load tests)`)
-  if (metrics !== undefined) {
-    const sorted = [...metrics.ms].sort((a, b) => a - b)
-    lines.push('', `GET /__admin/metrics at ${number(metrics.devices)} devices: ${number(metrics.bytes)} bytes, ${number(metrics.lines)} lines, ` +
-      `${sorted[Math.floor(sorted.length / 2)] as number} ms (median of ${metrics.ms.length}: ${metrics.ms.join(', ')} ms)`)
-  }
+  const scraped = (scrape: Scrape, when: string) => `GET /__admin/metrics at ${number(scrape.devices)} devices${when}: ${number(scrape.bytes)} bytes, ${number(scrape.lines)} lines, ` +
+    `${median(scrape.ms)} ms (median of ${scrape.ms.length}: ${scrape.ms.join(', ')} ms)`
+  if (metrics !== undefined) lines.push('', scraped(metrics, metricsAnswered === undefined ? '' : ', idle'))
+  if (metricsAnswered !== undefined) lines.push(scraped(metricsAnswered, ', each device having answered a list'))
   if (load !== undefined) {
     lines.push('',
       `${load.connections} devices, ${load.connections} connections (one each), ${load.seconds} s on ${load.route}: ${load.devicesRps} requests/s, ${String(load.devicesCpuMicrosPerRequest)} µs of server CPU per request`,

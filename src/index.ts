@@ -1,6 +1,14 @@
 import './node-version-guard.js'
 /** Start the mock in-process: `const nvr = await startMockNvr({ data })`, then `await nvr.close()`. */
-export { startMockNvr, type MockNvr } from './start/start-mock-nvr.js'
+export { startMockNvr, type MockNvr, type StartOptions } from './start/start-mock-nvr.js'
+/** What the proxy option takes: the target to forward /nvr/v1 to, and what to keep of its answers. */
+export type { ProxyOptions } from './target-proxy/target-proxy.js'
+/** What a handle can change or ask of its device while it runs, its health included, and its clock. */
+export type { DeviceVerbs, HealthVerbs } from './device/device.js'
+export type { HandleClock } from './device/handle-clock.js'
+/** A health state as setHealth takes it, its name, and the health a handle reports. */
+export type { HealthSpec, HealthStateName } from './health/health-states.js'
+export type { HealthReport } from './health/device-health.js'
 /** Start a fleet of devices in-process, each on its own port: `const fleet = await startMockFleet({ count: 50 })`. */
 export { startMockFleet, type MockFleet } from './fleet/start-mock-fleet.js'
 /** What startMockFleet takes: the options every device shares, and count or devices, exactly one of them. */
@@ -11,8 +19,14 @@ export type { FleetJournalEntry, ListedDevice } from './admin-api/fleet-routes.j
 export { buildApp, type AppDependencies } from './app/build-app.js'
 /** The OpenAPI document for given options, without listening: `await openApiDocument({ fixtures })`. */
 export { openApiDocument } from './start/openapi-document.js'
-/** Options of startMockNvr. */
+export type { OpenApiDocument } from './openapi/examples.js'
+/**
+ * The options of one device, as startMockNvr takes them (its StartOptions add `proxy` and `now`, the rate limit's
+ * clock) and as a fleet's devices share them.
+ */
 export type { MockNvrOptions } from './config/options.js'
+/** A fleet's shard, `K/N`: the K-th of N slices of its devices. */
+export type { ShardText } from './config/shard.js'
 /** The handle's verbs: what a test can change or ask while the mock runs. */
 export type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from './control/control-verbs.js'
 /** A token that sees only some cameras (`{ token, cameras }`), as the scopedTokens option and setScopedTokens() take it. */
@@ -33,6 +47,7 @@ export { CorsPolicy } from './wire/cors.js'
 export { generateFixtureData, type GenerateOptions } from './data/generate.js'
 /** A fault to inject (`{ status: 503, times: 2 }`, `{ delay: { min: 100, max: 800 }, route: 'list' }`), and one injected. */
 export { FaultSpecSchema, type FaultSpec, type Fault, type Operation } from './control/faults/fault-spec.js'
+export type { OperationName } from './contract/paths.js'
 /** A delay: milliseconds, or `{ min, max }` for a random one from the seeded generator. */
 export { DelaySchema, type Delay, type DelayRange } from './util/delay.js'
 /** What a handle's events() gives: a change of health or a data edit, told apart by `kind`. */

@@ -4,4 +4,5 @@
  */
 export type { CountingLine, CountingLineEnvelope, CountingLineListEnvelope, ErrorEnvelope, FixtureData, Camera } from './contract/schemas.js'
 export type { Fault, FaultSpec, Operation } from './control/faults/fault-spec.js'
+export type { OperationName } from './contract/paths.js'
 export type { Delay } from './util/delay.js'

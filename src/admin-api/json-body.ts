@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import type { ValueProblem } from '../util/value-errors.js'
+import { notValidJson } from '../data/json-syntax.js'
 
 const REFUSED = 'is a key mock-nvr refuses, as it could change what every object inherits; leave it out'
 
 /**
  * JSON bodies as Fastify parses them, keys that could change a prototype refused (`__proto__`, and `constructor`
  * holding `prototype`), but named: Fastify's parser calls such a body "not valid JSON". `refuse` makes the error
- * the body's problems are answered with.
+ * the body's problems are answered with; `broken` the error of a body that is not JSON, told where, in the words
+ * a broken file gets.
  */
-export function parseJsonBodies (app: FastifyInstance, refuse: (problems: ValueProblem[]) => Error): void {
+export function parseJsonBodies (app: FastifyInstance, refuse: (problems: ValueProblem[]) => Error, broken: (problem: ValueProblem) => Error): void {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, function parseWithNamedKeys (request, body, done) {
@@ -17,9 +19,10 @@ export function parseJsonBodies (app: FastifyInstance, refuse: (problems: ValueP
         done(null, value)
         return
       }
-      // Only a body JSON itself reads can hold such a key: a refusal for any other reason stays as it is.
+      // Only a body JSON itself reads can hold such a key; one it cannot read is told where it breaks.
       const problems = prototypeKeys(body as string)
-      done(problems.length === 0 ? error : refuse(problems), undefined)
+      if (problems.length > 0) done(refuse(problems), undefined)
+      else done((error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? broken({ path: '', message: notValidJson(body as string) }) : error, undefined)
     })
   })
 }

@@ -24,7 +24,7 @@ interface RouteOptions { bodyLimit?: number, schema?: { hide: boolean, body?: TS
 export function guardAdminArea (app: FastifyInstance, tokens: TokenPolicy): void {
   app.setValidatorCompiler(compileWithTypeBox(apiErrors.invalidBody))
   app.removeContentTypeParser('text/plain')
-  parseJsonBodies(app, apiErrors.invalidBody)
+  parseJsonBodies(app, apiErrors.invalidBody, apiErrors.invalidJson)
   app.addHook('onRequest', requireBearer(adminArea(tokens)))
 }
 

@@ -41,8 +41,7 @@ export function stopGracefully ({ graceMs, log, close, env = process.env, parent
     const parent = process.ppid
     whenParentGone(parent, parentCheckMs, () => stop(0, () => log.info({ parent }, 'stopping: the npm process that started mock-nvr is gone')))
   }
-  // An EPIPE or EBADF on stdout or stderr, once they are gone, arrives here too.
-  /* c8 ignore next 2: a defect's own path; the tests cannot cause one */
+  // An EPIPE or EBADF on stdout or stderr, once they are gone, arrives here too (test/cli/stop-gracefully.test.ts).
   process.on('uncaughtException', error => stop(1, () => log.error({ err: error }, 'stopping after an unexpected error')))
   process.on('unhandledRejection', error => stop(1, () => log.error({ err: error }, 'stopping after an unexpected error')))
 }

@@ -3,7 +3,8 @@ import { describeOversize } from '../data/generate-size.js'
 import { fieldProblem, together, type OptionsProblem } from './option-problems.js'
 import type { ResolvedOptions } from './options-schema.js'
 import { scopeConflict } from '../contract/scoped-tokens.js'
-import { readShard, type ShardText } from './shard.js'
+import { readShard, shardRange, type ShardText } from './shard.js'
+import { deviceName } from './device-name.js'
 
 /** What only the server's options can get wrong: the host, a generated size, and options that go (or never go) together. */
 export function combinationProblem (options: ResolvedOptions): OptionsProblem | undefined {
@@ -77,4 +78,27 @@ export function shardCountProblem (shard: ShardText | undefined, devices: number
   const { index, count } = readShard(shard)
   if (count <= devices) return undefined
   return together(['shard', countKey], (first, second) => `${first} ${index}/${count} needs at least ${count} devices, one per slice, but ${second} gives ${devices}`)
+}
+
+/**
+ * A control port that one of a --devices fleet's devices would listen on too, the devices taking the ports from
+ * `port` one each (a shard's devices only: the others listen elsewhere). Read from options whose own checks may
+ * have failed, so that it is reported with every other problem: only values that passed them are compared.
+ */
+export function controlPortProblem (options: Readonly<Record<string, unknown>>, failed: ReadonlySet<string>): OptionsProblem | undefined {
+  const { port, devices, controlPort, shard } = options
+  if (['port', 'devices', 'controlPort', 'shard'].some(key => failed.has(key))) return undefined
+  if (typeof port !== 'number' || typeof devices !== 'number' || typeof controlPort !== 'number' || port === 0 || controlPort === 0) return undefined
+  const slice = typeof shard === 'string' ? readShard(shard) : undefined
+  if (slice !== undefined && slice.count > devices) return undefined
+  const { start, end } = slice === undefined ? { start: 0, end: devices } : shardRange(slice, devices)
+  const index = controlPort - port
+  if (index < start || index >= end) return undefined
+  const usual = port === 1 ? 'a free port' : `port ${port - 1}`
+  return {
+    keys: ['controlPort', 'port', 'devices'],
+    path: '',
+    sentence: ([control, from, count]) =>
+      `${control as string} ${controlPort} is the port of device ${deviceName(index, devices)} too (${from as string} ${port} with ${count as string} ${devices} gives ${slice === undefined ? 'the devices' : 'this shard\'s devices'} ports ${port + start} to ${port + end - 1}): give the control address a port outside them, or leave ${control as string} out for ${usual}`
+  }
 }

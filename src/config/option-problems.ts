@@ -8,6 +8,7 @@ import { parseGenerateSize } from '../data/generate-size.js'
 import { problemsOfHealth } from '../health/health-spec.js'
 import { shardProblem } from './shard.js'
 import { minItemsRule, patternRule, type ValueProblem } from '../util/value-errors.js'
+import { unknownFieldMessage } from '../util/closest-name.js'
 import { OptionsError } from '../errors/errors.js'
 
 /**
@@ -81,11 +82,14 @@ function schemaProblem (error: ValueError): OptionsProblem {
   const path = rest.map(part => `/${part}`).join('')
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
     // At the top, an option nobody offers; deeper (a fleet's device), a field of it.
+    // The same words as a fixture file's and an admin body's, the closest known key with them.
+    const message = unknownFieldMessage(error.path, error.schema)
     if (rest.length === 0) {
-      const known = `is not known${RETIRED_OPTIONS[key] ?? ''}`
-      return { keys: [key], path: '', sentence: ([name]) => `${name as string} ${known}`, detail: () => known }
+      const retired = RETIRED_OPTIONS[key]
+      const known = retired === undefined ? message.replace('a known field', 'known') : `is not known${retired}`
+      return { keys: [key], path: '', sentence: ([name]) => `${name as string} ${known}`, detail: () => retired === undefined ? message : known }
     }
-    return fieldProblem(key, path, 'is not a known field')
+    return fieldProblem(key, path, message)
   }
   const message = describeSchemaError(error)
   const shown = [key, ...rest].some(part => SECRET_OPTIONS.has(part) || part === 'token') || UNQUOTED.has(error.type) ? undefined : error.value

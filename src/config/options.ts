@@ -1,6 +1,6 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { FastifyBaseLogger } from 'fastify'
-import { combinationProblem } from './combination-problems.js'
+import { combinationProblem, controlPortProblem } from './combination-problems.js'
 import { DEFAULT_LIMITS } from './limits.js'
 import { listOptionsProblems, optionsError, type OptionsProblem } from './option-problems.js'
 import { DEFAULT_JOURNAL_SIZE, DEFAULT_MAX_HEADER_SIZE, OptionsSchema, type GivenOptions, type ResolvedOptions } from './options-schema.js'
@@ -34,7 +34,10 @@ const checkOptions = TypeCompiler.Compile(OptionsSchema)
 
 /** Every problem of options already filled in with defaults; none when they can be used. */
 export function findProblems (options: Record<string, unknown>): OptionsProblem[] {
-  return listOptionsProblems(checkOptions, options as GivenOptions, given => combinationProblem(checkOptions.Decode(given)))
+  const problems = listOptionsProblems(checkOptions, options as GivenOptions, given => combinationProblem(checkOptions.Decode(given)))
+  // Reported with the others, not after them: a fleet's ports are the one thing a control port must not be.
+  const clash = controlPortProblem(options, new Set(problems.flatMap(problem => problem.keys)))
+  return clash === undefined ? problems : [...problems, clash]
 }
 
 /** Fills in defaults, checks the result and reads it; bad values throw OptionsError naming every option at fault. */

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { locateJsonSyntaxError } from './json-syntax.js'
+import { notValidJson } from './json-syntax.js'
 import { validateFixtureData } from './fixture-validation.js'
 import { PACKAGE_ROOT } from '../util/package-root.js'
 
@@ -76,7 +76,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 /**
  * The text of a fixture file, which JSON requires to be UTF-8. A UTF-8 byte order mark, as editors on Windows may
  * save, is dropped; UTF-16 (with its mark, or told by the zero bytes beside ASCII) and bytes that are not UTF-8 are
- * refused by name, rather than read as garbled text or reported as "invalid JSON at line 1".
+ * refused by name, rather than read as garbled text or reported as "is not valid JSON at line 1".
  */
 function decodeUtf8 (bytes: Buffer, file: string): string {
   const refuse = (message: string): never => { throw new FixtureError([{ file, path: '', message }]) }
@@ -95,7 +95,7 @@ function parseJson (text: string, file: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
-    throw new FixtureError([{ file, path: '', message: `invalid JSON at ${locateJsonSyntaxError(text)}` }])
+    throw new FixtureError([{ file, path: '', message: notValidJson(text) }])
   }
 }
 

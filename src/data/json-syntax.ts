@@ -5,6 +5,11 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
 const LITERAL = /true|false|null/y
 const WHITESPACE = /[ \t\n\r]*/y
 
+/** What a file or a request body that JSON.parse refuses is told, in every one the user writes: where it is broken. */
+export function notValidJson (text: string): string {
+  return `is not valid JSON at ${locateJsonSyntaxError(text)}`
+}
+
 /**
  * Where JSON.parse gave up, as "line L, column C". V8 names no position for some errors
  * ("Unexpected token"), so the text is scanned again to find the first offending character.

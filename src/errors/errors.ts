@@ -172,14 +172,26 @@ export class ListenError extends MockNvrError {
   }
 }
 
-/** A device of a fleet could not listen; whatever listened was closed, so no device was started. */
+/**
+ * A device of a fleet could not listen; whatever listened was closed, so no device was started. `devices` is how
+ * many the process was starting, for a message on the open files they need (`systemCode` EMFILE).
+ */
 export class FleetListenError extends MockNvrError {
-  constructor (readonly device: string, readonly port: number, cause: { code?: string | undefined, message: string }) {
-    super(THROWN_ERROR_CODES.FleetListenError, cause.code === 'EADDRINUSE'
-      ? `device ${device} cannot listen on port ${port}: it is already in use; no device was started`
-      : `device ${device} cannot listen on port ${port}: ${cause.message}; no device was started`)
+  /** Node's code of the failure: EADDRINUSE, EMFILE (too many open files) … */
+  readonly systemCode: string | undefined
+
+  constructor (readonly device: string, readonly port: number, cause: { code?: string | undefined, message: string }, readonly devices?: number) {
+    super(THROWN_ERROR_CODES.FleetListenError, `device ${device} cannot listen on port ${port}: ${fleetListenProblem(cause, devices)}; no device was started`)
     this.name = 'FleetListenError'
+    this.systemCode = cause.code
   }
+}
+
+function fleetListenProblem ({ code, message }: { code?: string | undefined, message: string }, devices: number | undefined): string {
+  if (code === 'EADDRINUSE') return 'it is already in use'
+  if (code !== 'EMFILE') return message
+  const fleet = devices === undefined ? 'a fleet' : `a fleet of ${devices} devices`
+  return `too many open files (EMFILE): ${fleet} needs a file descriptor for each device, one for each open connection and a few hundred more; raise the limit of open files (ulimit -n) and start again`
 }
 
 /** An unusable target or option of verifyTarget and recordTarget, in one line. */

@@ -1,7 +1,4 @@
-/** The name of a fleet's device by its place, from 0: nvr-001, nvr-002 …, wider past nvr-999. */
-export function deviceName (index: number): string {
-  return `nvr-${String(index + 1).padStart(3, '0')}`
-}
+export { deviceName } from '../config/device-name.js'
 
 /**
  * The seed of a device's generated data, from the fleet's seed and the device's name (FNV-1a over both):

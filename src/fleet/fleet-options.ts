@@ -64,7 +64,7 @@ export function planDevices ({ count, devices, ...shared }: FleetOptions): Devic
   if (count === undefined && devices === undefined) throw new OptionsError('a fleet needs count or devices: how many devices, or which')
   const problems = devices === undefined ? schemaProblems(checkCount, { count }) : devicesProblems(devices)
   if (problems.length > 0) throw optionsError(problems)
-  const listed: FleetDeviceOptions[] = devices ?? Array.from({ length: count as number }, (_, index) => ({ name: deviceName(index) }))
+  const listed: FleetDeviceOptions[] = devices ?? Array.from({ length: count as number }, (_, index) => ({ name: deviceName(index, count as number) }))
   const base = resolveOptions(withoutHooks(shared))
   // The fractions and the shard are the fleet's own options: checked as such (fleet marks the options as a
   // fleet's, whose devices are counted below).
@@ -123,7 +123,7 @@ function dataKeyOf (name: string, generate: unknown, fixtures: string | undefine
 export function controlPortOf ({ controlPort, port = 0 }: FleetSharedOptions, plans: readonly DevicePlan[]): number {
   const chosen = controlPort ?? (port === 0 ? 0 : port - 1)
   const taken = plans.find(plan => chosen !== 0 && plan.options.port === chosen)
-  if (taken !== undefined) throw new OptionsError(`the control port ${chosen} is the port of device ${taken.name} too: give --control-port another`)
+  if (taken !== undefined) throw new OptionsError(`the control port ${chosen} is also the port of device ${taken.name}: the control address needs a port that no device listens on`)
   return chosen
 }
 

@@ -61,7 +61,7 @@ export async function listenDevices (plans: readonly ListenPlan[], listen: (inde
   const failure = failed !== -1
     ? { plan: plans[given[failed] as number] as ListenPlan, reason: (results[failed] as PromiseRejectedResult).reason as NodeJS.ErrnoException }
     : await freeFailure(plans, free, listen)
-  if (failure !== undefined) throw new FleetListenError(failure.plan.name, failure.plan.options.port, failure.reason)
+  if (failure !== undefined) throw new FleetListenError(failure.plan.name, failure.plan.options.port, failure.reason, plans.length)
 }
 
 async function freeFailure (plans: readonly ListenPlan[], free: readonly number[], listen: (index: number, port: number) => Promise<number>): Promise<{ plan: ListenPlan, reason: NodeJS.ErrnoException } | undefined> {

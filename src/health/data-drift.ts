@@ -54,7 +54,7 @@ export class DataDrift {
         device.use({ cameras: dataset.cameraIds.map(id => ({ id })), counting_lines: dataset.lines }, 'drift')
         events.record({ kind: 'data', ...edit })
         log.info(edit, `drift: line ${edit.line} of camera ${edit.camera} ${edit.edit}`)
-      /* c8 ignore next 3: drift makes valid data; should it ever not, the edit is skipped and logged, never a crash */
+      // Drift makes valid data; should it ever not, the edit is skipped and logged, never a crash.
       } catch (error) {
         log.error(`drift: an edit was refused: ${(error as Error).message}`)
       }

@@ -22,6 +22,11 @@ export type { NvrHandlersOptions }
 export { OptionsError, MockNvrError, ProblemsError, ScopedTokensError, FixtureError, InvalidFaultError, RateLimitError, ClockError } from '../errors/errors.js'
 export { ERROR_CODES, THROWN_ERROR_CODES } from '../errors/catalogue.js'
 export type { ScopedToken } from '../contract/scoped-tokens.js'
+/** What the handlers' verbs take and give: data, faults, the journal and the summaries of what is in force. */
+export type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from '../control/control-verbs.js'
+export type { FixtureData } from '../contract/schemas.js'
+export type { Fault, FaultSpec } from '../control/faults/fault-spec.js'
+export type { JournalEntry } from '../control/journal.js'
 
 /** The handlers for setupServer() or setupWorker(), and the control verbs of the server's handle. */
 export interface NvrHandlers extends ControlVerbs {

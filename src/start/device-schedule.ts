@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { describeFsError } from '../data/fixtures.js'
-import { locateJsonSyntaxError } from '../data/json-syntax.js'
+import { notValidJson } from '../data/json-syntax.js'
 import { OptionsError } from '../errors/errors.js'
 import { asFileProblem, listOptionsProblems } from '../config/option-problems.js'
 import { ScheduleFileSchema, type ScheduleFile } from '../config/device-settings.js'
@@ -42,7 +42,7 @@ async function readSchedule (file: string): Promise<ScheduleFile> {
   try {
     value = JSON.parse(text)
   } catch {
-    throw new ScheduleFileError(file, [{ path: '', message: `is not valid JSON (${locateJsonSyntaxError(text)})` }])
+    throw new ScheduleFileError(file, [{ path: '', message: notValidJson(text) }])
   }
   const problems = problemsOfScheduleFile(value)
   if (problems.length > 0) throw new ScheduleFileError(file, problems)

@@ -49,7 +49,10 @@ export const apiErrors = {
     new ApiError(401, UNAUTHORIZED_CODES[outcome], ADMIN_UNAUTHORIZED_MESSAGES[outcome], { 'www-authenticate': bearerChallenge(outcome, ADMIN_REALM) }),
   /** A body with mistakes: each JSON path and what is wrong there, in the sentence and as `problems`. */
   invalidBody: (problems: readonly ValueProblem[]) =>
-    new ApiError(400, ERROR_CODES.invalidBody, `The request body is invalid: ${problems.map(formatValueProblem).join('; ')}.`, {}, problems.map(({ path, message }) => ({ path, message }))),
+    new ApiError(400, ERROR_CODES.invalidBody, sentence(`The request body is invalid: ${problems.map(formatValueProblem).join('; ')}`), {}, problems.map(({ path, message }) => ({ path, message }))),
+  /** A body JSON cannot read: the sentence says where, and so does its one problem, as a broken file's would. */
+  invalidJson: (problem: ValueProblem) =>
+    new ApiError(400, ERROR_CODES.invalidBody, `The request body ${problem.message}.`, {}, [{ path: problem.path, message: problem.message }]),
   faultNotFound: (id: string) =>
     new ApiError(404, ERROR_CODES.faultNotFound, `No fault has the id ${quote(id)}.`),
   deviceNotFound: (name: string) =>
@@ -91,6 +94,11 @@ function injectedHeaders (status: number, retryAfter: number | undefined): Recor
 }
 
 const MAX_QUOTED_LENGTH = 80
+
+// A full stop, unless the last problem asks a question (did you mean …?).
+function sentence (text: string): string {
+  return text.endsWith('?') ? text : `${text}.`
+}
 
 // Ids come from the caller and may be huge; a message quotes only their start.
 function quote (id: string): string {

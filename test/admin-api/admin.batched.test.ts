@@ -78,7 +78,8 @@ t.test('a bad fault body is a 400 in the envelope saying what is wrong and where
       [['/delay', 'must go from low to high, not from 900 to 100']]],
     ['{"route": "list"}', 400, 'The request body is invalid: needs status, drop, malformed or delay: what should happen to the requests.',
       [['', 'needs status, drop, malformed or delay: what should happen to the requests']]],
-    ['{"status": 5', 400, 'The request body is not valid JSON.'],
+    ['{"status": 5', 400, 'The request body is not valid JSON at line 1, column 13.', [['', 'is not valid JSON at line 1, column 13']]],
+    ['{"status": 503, "tims": 2}', 400, 'The request body is invalid: /tims: is not a known field; did you mean "times"?', [['/tims', 'is not a known field; did you mean "times"?']]],
     ['', 400, 'The request body is empty, but its Content-Type says JSON.']
   ]
   for (const [payload, status, message, problems] of cases) {
@@ -111,7 +112,7 @@ t.test('a body with a key that could change a prototype is refused naming the ke
   const both = await send('POST', '/__admin/faults', '{"__proto__": 1, "x": {"constructor": {"prototype": 2}}}')
   t.equal(both.json().result.errorMessage, 'The request body is invalid: /__proto__: is a key mock-nvr refuses, as it could change what every object inherits; leave it out; /x/constructor/prototype: is a key mock-nvr refuses, as it could change what every object inherits; leave it out.')
   t.equal((await send('POST', '/__admin/faults', '{"constructor": {"name": "x"}, "status": 503}')).json().result.errorMessage, 'The request body is invalid: /constructor: is not a known field.', 'a constructor without a prototype is an ordinary key')
-  t.equal((await send('POST', '/__admin/faults', '{"__proto__": 1')).json().result.errorMessage, 'The request body is not valid JSON.')
+  t.equal((await send('POST', '/__admin/faults', '{"__proto__": 1')).json().result.errorMessage, 'The request body is not valid JSON at line 1, column 16.')
   t.strictSame(control.faults(), [], 'nothing was injected')
   t.equal(({} as Record<string, unknown>).polluted, undefined, 'and nothing inherits')
 })

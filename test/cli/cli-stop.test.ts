@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { hasScript, quote } from '../helpers/pseudo-terminal.js'
 import { untracked } from '../helpers/untracked.js'
+import { until, within } from '../helpers/bounded.js'
 import { CLI, CLI_UNDER_TEST, printed, runCli, SOURCE_FLAGS } from '../helpers/cli-process.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -21,9 +22,9 @@ function tree (pid: number): number[] {
 
 const alive = (pid: number) => { try { process.kill(pid, 0); return true } catch { return false } }
 
-/** Resolves once none of the processes is left; bounded by the test's timeout. */
+/** Resolves once none of the processes is left; fails naming those left, should they outlive the bound. */
 async function allGone (pids: number[]): Promise<void> {
-  while (pids.some(alive)) await new Promise(resolve => setTimeout(resolve, 20))
+  await until(`processes ${pids.join(', ')} gone`, () => !pids.some(alive))
 }
 
 /** Resolves with the connection's outcome: 'refused' once nothing listens. */
@@ -65,10 +66,10 @@ t.test('SIGTERM or SIGINT to npm start stops the server: the port closes and no 
       cwd: project,
       env: { ...process.env, FORCE_COLOR: '0' }
     })
-    const url = await waitReady(npm)
+    const url = await within('npm start\'s ready line', waitReady(npm))
     const pids = tree(npm.pid as number)
     npm.kill(signal)
-    await once(npm, 'exit')
+    await within(`npm start's exit on ${signal}`, once(npm, 'exit'))
     await allGone(pids)
     t.equal(await portState(url), 'ECONNREFUSED', `${signal}: the port is closed`)
   }
@@ -76,13 +77,13 @@ t.test('SIGTERM or SIGINT to npm start stops the server: the port closes and no 
 
 t.test('a second signal while closing exits 1 at once', async t => {
   const run = runCli(['--port', '0', '--log-level', 'debug', '--latency', '5000'], {}, 'from source')
-  const url = await run.ready
+  const url = await within('the ready line', run.ready)
   // A slow request in flight holds the close open: signalled once the server has it and is waiting.
   const slow = fetch(`${url}/nvr/v1/cameras/cam-security-exit/counting_lines`, { headers: { authorization: 'Bearer x' } }).catch(() => undefined)
-  await printed(run, 'answer delayed')
+  await within('the log line "answer delayed"', printed(run, 'answer delayed'))
   run.child.kill('SIGTERM')
   run.child.kill('SIGINT')
-  t.equal(await run.exit, 1)
+  t.equal(await within('the exit on a second signal', run.exit), 1)
   await slow
 })
 
@@ -95,7 +96,7 @@ t.test('a terminal that goes away stops the CLI, without a crash', { skip: hasSc
   const cliCommand = untracked(process.execPath, [CLI_UNDER_TEST, '--port', '0']).flat().map(quote).join(' ')
   const command = `echo $$ > ${quote(pidFile)}; exec ${cliCommand} 2> ${quote(stderrFile)}`
   const terminal = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } })
-  const url = await waitReady(terminal)
+  const url = await within('the ready line in the terminal', waitReady(terminal))
   const cli = Number(await readFile(pidFile, 'utf8'))
   t.ok(alive(cli))
   terminal.kill('SIGKILL')
@@ -116,7 +117,7 @@ t.test('SIGTERM to npx mock-nvr stops the server: the port closes and no process
   const nodeOptions = `NODE_OPTIONS=${quote(process.env.NODE_OPTIONS ?? '')}`
   await writeFile(bin, `#!/bin/sh\nexec env ${nodeOptions} ${[process.execPath, ...SOURCE_FLAGS, CLI].map(quote).join(' ')} "$@"\n`, { mode: 0o755 })
   const npx = spawn(...untracked('npx', ['--no-install', 'mock-nvr', '--port', '0', '--log-level', 'warn']), { cwd: project, env: { ...process.env, FORCE_COLOR: '0' } })
-  const url = await waitReady(npx)
+  const url = await within('npx mock-nvr\'s ready line', waitReady(npx))
   const pids = tree(npx.pid as number)
   t.ok(pids.length > 1, 'npx runs the CLI as a child process')
   npx.kill('SIGTERM')
@@ -127,8 +128,8 @@ t.test('SIGTERM to npx mock-nvr stops the server: the port closes and no process
 t.test('outside npm, the bin stops on SIGTERM as the process the user started, and does not watch its parent', async t => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'npm_command')) as Record<string, string>
   const run = spawn(...untracked(process.execPath, [CLI_UNDER_TEST, '--port', '0', '--log-level', 'warn']), { env })
-  const url = await waitReady(run)
+  const url = await within('the ready line', waitReady(run))
   run.kill('SIGTERM')
-  t.equal((await once(run, 'exit'))[0], 0)
+  t.equal((await within('the exit on SIGTERM', once(run, 'exit')))[0], 0)
   t.equal(await portState(url), 'ECONNREFUSED')
 })

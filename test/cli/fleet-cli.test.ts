@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo, type Server } from 'node:net'
+import { createServer, type AddressInfo } from 'node:net'
 import { once } from 'node:events'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -48,15 +48,21 @@ t.test('--fleet FILE with its env twin for the admin token: the devices the file
 })
 
 t.test('a busy port names the device and the port, exits 1 and leaves nothing listening', async t => {
-  const { port, blocker } = await threeFreePortsTheMiddleTaken()
+  // The busy port is the kernel's, kept by this test; the other devices take free ones (port 0), so no port is
+  // checked free, let go and then counted on.
+  const blocker = createServer()
+  blocker.listen(0, '127.0.0.1')
+  await once(blocker, 'listening')
   t.teardown(() => blocker.close())
-  const result = await runCommand(['--devices', '3', '--port', String(port), '--control-port', '0', '--log-level', 'silent'])
+  const busy = (blocker.address() as AddressInfo).port
+  const dir = t.testdir({ 'fleet.json': JSON.stringify({ devices: [{ name: 'a' }, { name: 'b', port: busy }, { name: 'c' }] }) })
+  const result = await runCommand(['--fleet', join(dir, 'fleet.json'), '--port', '0', '--control-port', '0', '--log-level', 'silent'])
   t.equal(result.code, 1)
-  t.equal(result.stderr, `mock-nvr: cannot listen: device nvr-002 cannot listen on port ${port + 1}: it is already in use; no device was started\n`)
+  t.equal(result.stderr, `mock-nvr: cannot listen: device b cannot listen on port ${busy}: it is already in use; no device was started\n`)
   const control = /^mock-nvr fleet control on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(result.stdout)?.[1] as string
   t.ok(control, result.stdout)
-  const after = await Promise.allSettled([control, `http://127.0.0.1:${port}`, `http://127.0.0.1:${port + 2}`].map(async url => await fetch(`${url}/healthz`)))
-  t.strictSame(after.map(each => each.status), ['rejected', 'rejected', 'rejected'])
+  const after = await Promise.allSettled([fetch(`${control}/healthz`)])
+  t.strictSame(after.map(each => each.status), ['rejected'], 'the control address closed again')
 })
 
 t.test('fleet-file problems and fleet flags out of place are refused before anything starts', async t => {
@@ -87,32 +93,6 @@ t.test('a fleet file past port 65535 is refused in the CLI\'s words: the flag th
   t.match((await runCommand(['--fleet', some], { MOCK_NVR_PORT: '65535' })).stderr,
     `mock-nvr: MOCK_NVR_PORT 65535 with the first 2 devices of ${some} (--fleet) would put the last device on port 65536: a fleet's ports must stay within 65535, so from port 65535 at most 1 device\n`)
 })
-
-/** A port P whose next two were free too, with P+1 held by a server of this test: ports in use elsewhere are skipped. */
-async function threeFreePortsTheMiddleTaken (): Promise<{ port: number, blocker: Server }> {
-  for (;;) {
-    const first = await listenOn(0) as Server
-    const port = (first.address() as AddressInfo).port
-    const [middle, last] = await Promise.all([listenOn(port + 1), listenOn(port + 2)])
-    await Promise.all([first, last].map(closed))
-    if (middle !== undefined && last !== undefined) return { port, blocker: middle }
-    await closed(middle)
-  }
-}
-
-/** A server listening on the port, or undefined if the port is in use. */
-async function listenOn (port: number): Promise<Server | undefined> {
-  const server = createServer()
-  return await new Promise(resolve => {
-    server.once('error', () => resolve(undefined)).listen(port, '127.0.0.1', () => resolve(server))
-  })
-}
-
-async function closed (server: Server | undefined): Promise<void> {
-  if (server === undefined) return
-  server.close()
-  await once(server, 'close')
-}
 
 t.test('a busy control port is named as the control address, with --control-port', async t => {
   const blocker = createServer()

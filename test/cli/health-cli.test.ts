@@ -1,7 +1,14 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { parseCli } from '../../src/cli/args.js'
-import { printed, runCli, runCommand } from '../helpers/cli-process.js'
+import { CLI_UNDER_TEST, printed, runCli, runCommand } from '../helpers/cli-process.js'
+import { until, within } from '../helpers/bounded.js'
+import { untracked } from '../helpers/untracked.js'
+
+const LOOP_REPORT = fileURLToPath(new URL('../helpers/loop-report.js', import.meta.url))
 import { runCommandLine } from '../../src/cli/main.js'
 import type { MockNvr } from '../../src/start/start-mock-nvr.js'
 import { UsageError } from '../../src/errors/errors.js'
@@ -42,16 +49,25 @@ t.test('through the CLI: a schedule walked with --clock manual and POST /__admin
 
 t.test('a schedule that starts offline: the ready line says so, and the process lives until it is stopped', async t => {
   const dir = t.testdir({ 'schedule.json': JSON.stringify({ health: [{ at: 0, state: 'offline' }] }) })
-  const cli = runCli(['--port', '0', '--schedule', join(dir, 'schedule.json')])
-  t.teardown(() => { cli.child.kill() })
-  await printed(cli, 'mock-nvr ready at ')
-  t.match(cli.stdout(), /^mock-nvr ready at http:\/\/127\.0\.0\.1:\d+: the device starts offline, by its schedule, and refuses connections until its health changes$/m)
-  t.notMatch(cli.stdout(), /listening on/, 'no line promises a port that refuses')
-  // Nothing listens and no timer waits: only the mock itself may hold the process.
-  await new Promise(resolve => setTimeout(resolve, 3000))
-  t.equal(cli.child.exitCode, null, 'still running 3 s later')
-  cli.child.kill('SIGTERM')
-  t.equal(await cli.exit, 0)
+  // The CLI with a preload that says, when asked, what holds its event loop, or that the loop ran empty.
+  const child = spawn(...untracked(process.execPath, [`--import=${LOOP_REPORT}`, CLI_UNDER_TEST, '--port', '0', '--schedule', join(dir, 'schedule.json')]))
+  t.teardown(() => { child.kill() })
+  let [stdout, stderr] = ['', '']
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  const exit = once(child, 'exit').then(([code]) => code as number | null)
+  await until('the ready line', () => stdout.includes('\n'))
+  t.match(stdout, /^mock-nvr ready at http:\/\/127\.0\.0\.1:\d+: the device starts offline, by its schedule, and refuses connections until its health changes$/m)
+  t.notMatch(stdout, /listening on/, 'no line promises a port that refuses')
+  // Nothing listens and no timer of the schedule waits: only the mock itself may hold the process. Asked once
+  // its start is over, it answers: its loop is held, by the mock's own keep-alive timer, and never ran empty.
+  child.kill('SIGUSR2')
+  await until('the process\'s report of its event loop', () => /loop: \[.*\]\n/.test(stderr) || stderr.includes('loop: empty') || child.exitCode !== null)
+  t.notMatch(stderr, 'loop: empty', 'the loop never ran empty')
+  t.equal(child.exitCode, null, 'still running after its start')
+  t.ok((JSON.parse(/loop: (\[.*\])\n/.exec(stderr)?.[1] ?? '[]') as string[]).includes('Timeout'), 'held by a timer of its own')
+  child.kill('SIGTERM')
+  t.equal(await within('the exit on SIGTERM', exit), 0)
 })
 
 t.test('--clock manual: PUT /__admin/health of a state that would close the shared port is refused, and the process stays', async t => {

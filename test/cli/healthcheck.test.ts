@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer, type Server } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { healthUrl, probeHealth, runHealthcheck } from '../../src/cli/health-probe.js'
 import { startMockNvr } from '../../src/start/start-mock-nvr.js'
 import { SAMPLE_DATA } from '../helpers/app.js'
@@ -31,9 +31,9 @@ t.test('a running mock is healthy over HTTP and over HTTPS with a self-signed ce
   }
 })
 
-t.test('a closed port or a server that never answers is unhealthy', async t => {
-  const port = await freePort()
-  t.equal(await probeHealth(new URL(`http://127.0.0.1:${port}/healthz`), 2_000), false, 'closed port')
+t.test('a port that drops every connection or a server that never answers is unhealthy', async t => {
+  const port = await droppingPort(t)
+  t.equal(await probeHealth(new URL(`http://127.0.0.1:${port}/healthz`), 2_000), false, 'every connection dropped')
 
   const silent = createServer(socket => { t.teardown(() => socket.destroy()) })
   silent.listen(0, '127.0.0.1')
@@ -50,7 +50,7 @@ t.test('the healthcheck exits 0 for a healthy mock and 1 otherwise, saying why',
   t.equal(await runHealthcheck({ MOCK_NVR_PORT: String(nvr.port) }, stderr), 0)
   t.strictSame(written, [])
 
-  const port = await freePort()
+  const port = await droppingPort(t)
   t.equal(await runHealthcheck({ MOCK_NVR_PORT: String(port) }, stderr), 1)
   t.equal(await runHealthcheck({ MOCK_NVR_PORT: 'eighty' }, stderr), 1)
   t.strictSame(written, [
@@ -70,13 +70,15 @@ t.test('the healthcheck command as the image runs it reports a healthy HTTPS moc
   t.equal(code, 0)
 })
 
-async function freePort (): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
+/**
+ * A port from the kernel, kept by the test till its end, where every connection is dropped at once: no answer, as
+ * from a port nothing listens on, and no other program can take it meanwhile (a port closed again could be).
+ */
+async function droppingPort (t: Test): Promise<number> {
+  const server = createServer(socket => socket.destroy()).listen(0, '127.0.0.1')
   await once(server, 'listening')
-  const port = portOf(server)
-  server.close()
-  await once(server, 'close')
-  return port
+  t.teardown(() => server.close())
+  return portOf(server)
 }
 
 function portOf (server: Server): number {

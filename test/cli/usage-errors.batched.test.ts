@@ -193,3 +193,31 @@ t.test('every bad flag and variable is reported in one run, one line each, the p
     stderr: "mock-nvr: --port must be a whole number from 0 to 65535, not 'abc'.\nmock-nvr: --rate-limit must be a whole number from 1 to 1000000, not '0'. Run mock-nvr --help for the flags.\n"
   })
 })
+
+t.test('a control port that is a device\'s port too is a flag problem: exit 2, with every other problem of the run', async t => {
+  const clash = '--control-port 41601 is the port of device nvr-002 too (--port 41600 with --devices 2 gives the devices ports 41600 to 41601): give the control address a port outside them, or leave --control-port out for port 41599'
+  t.strictSame(await runCommand(['--devices', '2', '--port', '41600', '--control-port', '41601']), { code: 2, stdout: '', stderr: `mock-nvr: ${clash}. Run mock-nvr --help for the flags.\n` })
+  t.strictSame(await runCommand(['--devices', '2', '--port', '41600', '--control-port', '41601', '--tls-cert', '/nonexistent', '--rate-limit', '0']), {
+    code: 2,
+    stdout: '',
+    stderr: `mock-nvr: --rate-limit must be a whole number from 1 to 1000000, not '0'.\nmock-nvr: ${clash}. Run mock-nvr --help for the flags.\n`
+  })
+  t.equal(refusal(['--devices', '2', '--port', '41600', '--tls-cert', 'c.pem'], { MOCK_NVR_CONTROL_PORT: '41600' }), [
+    '--tls-cert needs --tls-key too: give both or neither',
+    'MOCK_NVR_CONTROL_PORT 41600 is the port of device nvr-001 too (--port 41600 with --devices 2 gives the devices ports 41600 to 41601): give the control address a port outside them, or leave MOCK_NVR_CONTROL_PORT out for port 41599'
+  ].join('\n'))
+  t.equal(refusal(['--devices', '4', '--port', '41600', '--shard', '1/2'], { MOCK_NVR_CONTROL_PORT: '41601' }), 'MOCK_NVR_CONTROL_PORT 41601 is the port of device nvr-002 too (--port 41600 with --devices 4 gives this shard\'s devices ports 41600 to 41601): give the control address a port outside them, or leave MOCK_NVR_CONTROL_PORT out for port 41599')
+  t.equal(refusal(['--devices', '2', '--port', '1', '--control-port', '2'], {}), '--control-port 2 is the port of device nvr-002 too (--port 1 with --devices 2 gives the devices ports 1 to 2): give the control address a port outside them, or leave --control-port out for a free port')
+  // Another shard's ports, ports outside the fleet, port 0 and a bad value of any of them: no clash to report.
+  for (const argv of [['--shard', '2/2'], ['--control-port', '41599'], ['--port', '0'], ['--control-port', '0'], ['--port', '65535'], ['--shard', '1/9'], ['--shard', '1/9', '--rate-limit', '0']]) {
+    const options = { '--devices': '4', '--port': '41600', '--control-port': '41601' } as Record<string, string>
+    for (let index = 0; index < argv.length; index += 2) options[argv[index] as string] = argv[index + 1] as string
+    let message = ''
+    try {
+      parseCli(Object.entries(options).flat(), {})
+    } catch (error) {
+      message = (error as Error).message
+    }
+    t.notMatch(message, 'is the port of device', argv.join(' '))
+  }
+})

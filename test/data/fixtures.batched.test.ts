@@ -96,7 +96,7 @@ t.test('invalid JSON is reported with its line and column', async t => {
   for (const [text, where] of cases) {
     const dir = t.testdir({ 'broken.json': text as string })
     const problems = await problemsOf(loadFixtures(dir))
-    t.equal(problems[0]?.message, `invalid JSON at ${where as string}`, JSON.stringify(text))
+    t.equal(problems[0]?.message, `is not valid JSON at ${where as string}`, JSON.stringify(text))
   }
 })
 
@@ -181,7 +181,7 @@ t.test('one run reports every problem: each file in name order, then ids used tw
   })
   t.strictSame(await problemsOf(loadFixtures(dir)), [
     { file: join(dir, 'b.json'), path: '/counting_lines/0/max_age', message: 'must be an integer' },
-    { file: join(dir, 'c.json'), path: '', message: 'invalid JSON at line 1, column 2' },
+    { file: join(dir, 'c.json'), path: '', message: 'is not valid JSON at line 1, column 2' },
     { file: join(dir, 'b.json'), path: '/counting_lines/0/id', message: 'line "gate-1" of camera "cam-yard" is already defined at a.json /counting_lines/0' },
     { file: join(dir, 'd.json'), path: '/cameras/0/id', message: 'camera "cam-yard" is already listed at b.json /cameras/0' }
   ])

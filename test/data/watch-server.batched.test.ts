@@ -28,7 +28,7 @@ t.test('with watch on, the very next request after a good edit sees it, and a ba
 
   const refused = logs.next(record => record.level === 50)
   await saveFile(join(dir, 'a.json'), '{"counting_lines": [')
-  t.match((await refused).msg, `${join(dir, 'a.json')}: invalid JSON at line 1, column 21`)
+  t.match((await refused).msg, `${join(dir, 'a.json')}: is not valid JSON at line 1, column 21`)
   t.strictSame(await names(), ['Door'], 'the last good data is still served')
 
   const reloaded = logs.next(record => record.msg.startsWith('fixtures reloaded'))

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { REMEMBERED_HEADERS, TokenPolicy } from '../../src/wire/token-policy.js'
+import { TokenPolicy } from '../../src/wire/token-policy.js'
 import { bearerChallenge } from '../../src/contract/bearer.js'
 import { AUTH, build } from '../helpers/app.js'
 
@@ -48,10 +48,22 @@ t.test('an accepted header is remembered, and remembering changes no answer', as
   const anyToken = new TokenPolicy([])
   // More distinct headers than are remembered: the memory is emptied and every one is still accepted.
   const outcomes = new Set<string>()
-  for (let index = 0; index <= REMEMBERED_HEADERS; index++) outcomes.add(anyToken.judge(`Bearer token-${index}`))
+  for (let index = 0; index <= 1024; index++) outcomes.add(anyToken.judge(`Bearer token-${index}`))
   t.strictSame([...outcomes], ['accepted'])
   t.equal(anyToken.judge('Bearer token-0'), 'accepted')
   t.equal(anyToken.judge('Bearer '), 'invalid_request')
+})
+
+t.test('1,024 accepted headers are remembered, then the memory is emptied', async t => {
+  // A remembered header's admission is the same object again; the numbers are written out, not read from the code.
+  const policy = new TokenPolicy([])
+  const first = policy.admit('Bearer first')
+  for (let index = 1; index <= 1023; index++) policy.admit(`Bearer token-${index}`)
+  t.equal(policy.admit('Bearer first'), first, 'with 1,023 others, 1,024 in all: remembered')
+  policy.admit('Bearer token-1024')
+  const again = policy.admit('Bearer first')
+  t.not(again, first, 'the 1,025th emptied the memory')
+  t.strictSame(again, first, 'to the same admission')
 })
 
 t.test('the challenge carries the error only when credentials were sent', async t => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { RateLimiter, REMEMBERED_BUCKETS } from '../../src/contract/rate-limit.js'
+import { RateLimiter } from '../../src/contract/rate-limit.js'
 import { OptionsError, RateLimitError, startMockNvr } from '../../src/index.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { ManualClock } from '../../src/util/clock.js'
@@ -44,13 +44,16 @@ t.test('a bucket of N refills N a second, continuously, and says how long to wai
   t.equal(new RateLimiter().active, false, 'off by default')
 })
 
-t.test('a bucket is kept for a bounded number of tokens, the oldest forgotten first', async t => {
+t.test('a bucket is kept for the last 10,000 tokens, as the contract page says, the oldest forgotten first', async t => {
   const limiter = new RateLimiter({ perSecond: 1, now: () => 0 })
   t.equal(limiter.take('first'), undefined)
   t.equal(limiter.take('first'), 1)
-  for (let token = 0; token < REMEMBERED_BUCKETS; token++) limiter.take(`token-${token}`)
-  t.equal(limiter.take('first'), undefined, 'forgotten, so full again')
-  t.equal(limiter.take(`token-${REMEMBERED_BUCKETS - 1}`), 1, 'the newest are remembered')
+  // The numbers written out, not read from the code: a change of the bound fails here.
+  for (let token = 1; token <= 9_999; token++) limiter.take(`token-${token}`)
+  t.equal(limiter.take('first'), 1, 'with 9,999 others, 10,000 in all: still remembered, still empty')
+  limiter.take('token-10000')
+  t.equal(limiter.take('first'), undefined, 'the 10,001st token forgot the oldest, so it is full again')
+  t.equal(limiter.take('token-10000'), 1, 'the newest are remembered')
 })
 
 t.test('past the limit a token gets 429 in the envelope with Retry-After; another token does not', async t => {

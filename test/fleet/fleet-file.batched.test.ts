@@ -12,7 +12,7 @@ const refusal = async (t: Test, content: string) => {
 }
 
 t.test('a fleet file\'s problems are each named by file, JSON path and what is wrong', async t => {
-  t.equal((await refusal(t, '{"devices": [')).message, 'Invalid fleet file:\n  FILE: invalid JSON at line 1, column 14')
+  t.equal((await refusal(t, '{"devices": [')).message, 'Invalid fleet file:\n  FILE: is not valid JSON at line 1, column 14')
   t.equal((await refusal(t, '{"devices": []}')).message, 'Invalid fleet file:\n  FILE: /devices: must list at least 1 device', 'not TypeBox\'s own words')
   t.equal((await refusal(t, '{"devices": [null, {"name": "a", "fixtures": 3}]}')).message, 'Invalid fleet file:\n  FILE: /devices/0: must be an object, not null\n  FILE: /devices/1/fixtures: must be a string, not 3')
   t.equal((await refusal(t, '{"devices": 3, "generate": "1x1", "fixtures": "."}')).message,

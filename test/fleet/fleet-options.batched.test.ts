@@ -5,7 +5,10 @@ import { startMockFleet, startMockNvr } from '../../src/index.js'
 import { resolveOptions } from '../../src/config/options.js'
 
 t.test('devices are named nvr-001 …, and each generated device has a seed of its own, the same for the same name', async t => {
-  t.strictSame([0, 1, 98, 999, 1000].map(deviceName), ['nvr-001', 'nvr-002', 'nvr-099', 'nvr-1000', 'nvr-1001'])
+  t.strictSame([0, 1, 98, 998].map(index => deviceName(index, 999)), ['nvr-001', 'nvr-002', 'nvr-099', 'nvr-999'], 'three digits under 1,000')
+  t.strictSame([0, 98, 998, 999].map(index => deviceName(index, 1000)), ['nvr-0001', 'nvr-0099', 'nvr-0999', 'nvr-1000'], 'four at 1,000')
+  t.strictSame([0, 9999].map(index => deviceName(index, 10000)), ['nvr-00001', 'nvr-10000'], 'five at 10,000')
+  t.equal(deviceName(0, 1), 'nvr-001', 'three at least')
   t.equal(deviceSeed(1, 'nvr-001'), deviceSeed(1, 'nvr-001'))
   t.not(deviceSeed(1, 'nvr-001'), deviceSeed(1, 'nvr-002'))
   t.not(deviceSeed(1, 'nvr-001'), deviceSeed(2, 'nvr-001'))
@@ -15,6 +18,13 @@ t.test('devices are named nvr-001 …, and each generated device has a seed of i
   ])
   t.strictSame(planDevices({ devices: [{ name: 'a', fixtures: '/x' }, { name: 'b', seed: 4 }], data: {} }).map(plan => [plan.dataKey, plan.options.seed]), [['fixtures:/x', 1], ['data', 4]])
   t.equal(planDevices({ count: 1 })[0]?.dataKey, 'bundled')
+})
+
+t.test('a fleet\'s default names sort as text in the order of its devices, past 1,000 too', async t => {
+  const names = planDevices({ count: 1001, port: 9000 }).map(plan => plan.name)
+  t.strictSame([names[0], names[99], names[999], names[1000]], ['nvr-0001', 'nvr-0100', 'nvr-1000', 'nvr-1001'])
+  t.strictSame(names.toSorted(), names, 'sorted as text, the same order')
+  t.equal(planDevices({ count: 999, port: 9000 }).at(-1)?.name, 'nvr-999', 'under 1,000: three digits')
 })
 
 t.test('devices with the same settings are resolved once, to the options each would have alone', async t => {
@@ -34,7 +44,7 @@ t.test('the control port is the fleet\'s port − 1, a free one under port 0, or
   t.equal(controlPortOf({ port: 9000 }, planDevices({ count: 2, port: 9000 })), 8999)
   t.equal(controlPortOf({}, planDevices({ count: 2 })), 0)
   t.equal(controlPortOf({ port: 9000, controlPort: 7000 }, []), 7000)
-  t.throws(() => controlPortOf({ port: 9000, controlPort: 9001 }, planDevices({ count: 2, port: 9000 })), { message: 'the control port 9001 is the port of device nvr-002 too: give --control-port another' })
+  t.throws(() => controlPortOf({ port: 9000, controlPort: 9001 }, planDevices({ count: 2, port: 9000 })), { message: 'the control port 9001 is also the port of device nvr-002: the control address needs a port that no device listens on' })
 })
 
 t.test('options a fleet cannot start with are refused, naming the device where one is at fault', async t => {

@@ -53,6 +53,14 @@ t.test('devices with ports of their own listen first, then those on free ports; 
   const fake = fakeListen(40_000, new Set())
   await listenDevices(plans, fake.listen)
   t.strictSame(fake.tries, [[1, 40_001], [0, 0], [2, 40_001], [2, 40_002]], 'c finds 40001 taken by b, which listened first')
-  await t.rejects(listenDevices(plans, fakeListen(40_000, new Set([40_001])).listen), new FleetListenError('b', 40_001, failure('EADDRINUSE')))
-  await t.rejects(listenDevices(plans, fakeListen(40_000, new Set(), new Map([[40_002, 'EADDRNOTAVAIL']])).listen), new FleetListenError('c', 0, failure('EADDRNOTAVAIL')))
+  await t.rejects(listenDevices(plans, fakeListen(40_000, new Set([40_001])).listen), new FleetListenError('b', 40_001, failure('EADDRINUSE'), 3))
+  await t.rejects(listenDevices(plans, fakeListen(40_000, new Set(), new Map([[40_002, 'EADDRNOTAVAIL']])).listen), new FleetListenError('c', 0, failure('EADDRNOTAVAIL'), 3))
+})
+
+t.test('too many open files: the error says how many devices the process was starting, and how to raise the limit', async t => {
+  const plans = [{ name: 'a', options: { port: 40_000 } }, { name: 'b', options: { port: 40_001 } }]
+  const error = await listenDevices(plans, fakeListen(40_000, new Set(), new Map([[40_001, 'EMFILE']])).listen).catch((error: unknown) => error)
+  t.match(error, { name: 'FleetListenError', device: 'b', port: 40_001, devices: 2, systemCode: 'EMFILE' })
+  t.equal((error as Error).message, 'device b cannot listen on port 40001: too many open files (EMFILE): a fleet of 2 devices needs a file descriptor for each device, one for each open connection and a few hundred more; raise the limit of open files (ulimit -n) and start again; no device was started')
+  t.equal(new FleetListenError('c', 80, failure('EMFILE')).message, 'device c cannot listen on port 80: too many open files (EMFILE): a fleet needs a file descriptor for each device, one for each open connection and a few hundred more; raise the limit of open files (ulimit -n) and start again; no device was started')
 })

@@ -62,3 +62,31 @@ t.test('a device with no camera has nothing to edit, and keeps waiting', async t
   t.strictSame(events.entries(), [])
   t.equal(clock.pending, 1)
 })
+
+t.test('an edit the data refuses is skipped and logged, nothing recorded, and drift goes on', async t => {
+  const store = new DataStore(datasetFromData(DATA))
+  const clock = new ManualClock(START)
+  const events = new DeviceEvents()
+  const errors: string[] = []
+  const log = { info: () => {}, error: (message: string) => errors.push(message) } as never
+  let refusals = 1
+  const real = new Device({ name: 'nvr', clock: new RealClock(), store, tokens: new TokenPolicy([]), cors: new CorsPolicy() })
+  const control = {
+    store,
+    use: (data: unknown, source: string) => {
+      if (refusals-- > 0) throw new Error('Invalid fixtures: /counting_lines/0/name: is missing')
+      return real.use(data, source)
+    }
+  }
+  const drift = new DataDrift({ clock, every: 60_000, seed: 5, device: control, events, log })
+  t.teardown(() => drift.stop())
+  const before = store.current
+  clock.advance(60_000)
+  t.strictSame(errors, ['drift: an edit was refused: Invalid fixtures: /counting_lines/0/name: is missing'])
+  t.equal(store.current, before, 'the data as it was')
+  t.strictSame(events.entries(), [], 'no edit recorded')
+  t.equal(clock.pending, 1, 'the next edit is due')
+  clock.advance(60_000)
+  t.equal(events.entries().length, 1, 'the next one is made')
+  t.not(store.current, before)
+})

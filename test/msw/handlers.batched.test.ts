@@ -27,7 +27,7 @@ t.test('options are checked, with a sentence naming the option', async t => {
   refused({ baseUrl: 'about:blank' }, 'option baseUrl must be an origin such as \'http://nvr.test\' or location.origin, without a path, not "about:blank"')
   refused({ baseUrl: new URL('http://nvr.test') }, 'option baseUrl must be a string, not "http://nvr.test/"')
   // A misspelt option would otherwise leave the API open to any token.
-  refused({ baseUrl: 'http://nvr.test', token: ['secret'] }, 'option token is not known')
+  refused({ baseUrl: 'http://nvr.test', token: ['secret'] }, 'option token is not known; did you mean "tokens"?')
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test', data: { cameras: [{ id: '' }] } }), new FixtureError([{ file: 'data', path: '/cameras/0/id', message: 'must not be empty' }]))
   t.throws(() => createNvrHandlers({ baseUrl: 'http://nvr.test' }).injectFault({ status: 200 }), InvalidFaultError)
   t.ok(createNvrHandlers({ baseUrl: 'http://nvr.test/', latency: { min: 0, max: 0 }, seed: 7, tokens: undefined }))

@@ -1,6 +1,6 @@
 // Read by the type check (tsc --noEmit, in npm test), never run: what a test author's code may say to the library,
 // and what the types must refuse before it runs. Each @ts-expect-error line must be an error, or tsc fails.
-import { startMockFleet, type DeviceEvent, type FleetOptions, type MockNvr } from '../../src/index.js'
+import { startMockFleet, startMockNvr, type DeviceEvent, type FleetOptions, type HandleClock, type MockNvr, type MockNvrOptions, type StartOptions } from '../../src/index.js'
 
 export async function fleetOptions (): Promise<void> {
   await startMockFleet({ count: 2, seed: 3 })
@@ -16,6 +16,17 @@ export async function fleetOptions (): Promise<void> {
   await startMockFleet({ count: 2, devices: [{ name: 'a' }] })
   // @ts-expect-error: a device needs a name
   await startMockFleet({ devices: [{ port: 9000 }] })
+}
+
+/** startMockNvr's argument by its name: a device's options, and the target to proxy, startMockNvr's own. */
+export async function startOptions (): Promise<HandleClock> {
+  const options: StartOptions = { rateLimit: 5, clock: 'manual' }
+  const device: MockNvrOptions = { rateLimit: 5 }
+  // @ts-expect-error: proxy is startMockNvr's own, not an option a fleet's devices share
+  const shared: MockNvrOptions = { proxy: { target: 'http://127.0.0.1:9' } }
+  // @ts-expect-error: now, the rate limit's own clock of earlier versions, is gone: the device has one clock
+  const retired: StartOptions = { now: () => 0 }
+  return (await startMockNvr({ ...device, ...options, ...shared, ...retired })).clock
 }
 
 /** One line per event, each kind's fields read without a cast. */

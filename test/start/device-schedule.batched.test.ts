@@ -25,10 +25,10 @@ t.test('a bad schedule file is named with its JSON path and problem', async t =>
     t.equal(describeStartFailure(error), message)
   }
   await refused(undefined, `Invalid schedule:\n  ${join(dir, 'missing.json')}: no such file or folder`)
-  await refused('{"health": [', `Invalid schedule:\n  ${file}: is not valid JSON (line 1, column 13)`)
+  await refused('{"health": [', `Invalid schedule:\n  ${file}: is not valid JSON at line 1, column 13`)
   await refused(JSON.stringify({ health: [{ at: 0, state: 'offline', for: -1 }, { at: 0, state: 'dozing' }], drift: 0, colour: 'red' }), [
     'Invalid schedule:',
-    `  ${file}: /colour: is not known`,
+    `  ${file}: /colour: is not a known field`,
     `  ${file}: /drift: must be a whole number from 1 to 2147483647, not 0`,
     `  ${file}: /health/0/for: must be at least 1`,
     `  ${file}: /health/1/state: must be one of "online", "offline", "unreachable", "rebooting", "slow"`

@@ -38,7 +38,8 @@ async function startTarget (t: Test) {
 t.test('answers pass through unchanged, with the client\'s own Authorization; violations are logged once per path and counted', async t => {
   const { url, requests } = await startTarget(t)
   const logs = captureLogs()
-  const proxy = await startMockNvr({ proxy: { target: url, timeout: 500 }, logger: logs.logger, logLevel: 'info' })
+  // The time-out answered target: only the path never answered meets it (below, on a proxy of its own).
+  const proxy = await startMockNvr({ proxy: { target: url, timeout: 30_000 }, logger: logs.logger, logLevel: 'info' })
   t.teardown(() => proxy.close())
   const list = await fetch(`${proxy.url}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })
   t.equal(list.status, 200)
@@ -73,7 +74,10 @@ t.test('answers pass through unchanged, with the client\'s own Authorization; vi
   t.equal(proxy.requests()[0]?.contractViolations, 0)
   t.notOk(JSON.stringify(logs.records).includes(TOKEN), 'the token is never logged')
 
-  const slow = await fetch(`${proxy.url}/nvr/v1/slow`, { headers: AUTH })
+  // A target that never answers meets the time-out, however loaded the machine: no answer can beat it.
+  const impatient = await startMockNvr({ proxy: { target: url, timeout: 500 } })
+  t.teardown(() => impatient.close())
+  const slow = await fetch(`${impatient.url}/nvr/v1/slow`, { headers: AUTH })
   t.equal(slow.status, 504)
   t.match(await slow.json(), { result: { success: false, httpCode: 504, errorCode: 'DEVICE_TIMEOUT', errorMessage: 'The target did not answer: no answer within 500 ms.' } })
 })
@@ -217,7 +221,7 @@ t.test('--record: the valid lists and lines that passed are written at stop, ato
 t.test('a recording that cannot be written is refused at the start, or logged at the stop, which goes on', async t => {
   const { url } = await startTarget(t)
   const folder = t.testdir({ 'broken.json': '{', 'kept.json': '{"cameras":[]}' })
-  await t.rejects(startMockNvr({ proxy: { target: url, record: join(folder, 'broken.json') } }), { name: 'FixtureError', message: /broken\.json: invalid JSON/ }, 'a file that cannot be merged with')
+  await t.rejects(startMockNvr({ proxy: { target: url, record: join(folder, 'broken.json') } }), { name: 'FixtureError', message: /broken\.json: is not valid JSON at line 1, column 2/ }, 'a file that cannot be merged with')
   await t.rejects(startMockNvr({ proxy: { target: url, record: folder } }), { name: 'FixtureWriteError', message: `${folder} is a folder: give a file name` })
   const logs = captureLogs()
   const proxy = await startMockNvr({ proxy: { target: url, record: join(folder, 'kept.json') }, logger: logs.logger, logLevel: 'info' })

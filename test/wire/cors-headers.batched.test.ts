@@ -45,12 +45,19 @@ t.test('successes and errors carry the CORS headers, so a browser app can read a
   }
 })
 
-t.test('a plain OPTIONS request is not a preflight: 405 with Allow', async t => {
+t.test('a plain OPTIONS request is not a preflight: 401 without a token, then 405 with Allow, or 404 off the API', async t => {
   const app = await build(t)
   for (const headers of [AUTH, { ...AUTH, origin: ORIGIN }]) {
     const response = await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines', headers })
     t.equal(response.statusCode, 405)
     t.equal(response.headers.allow, 'GET, HEAD')
+    t.equal((await app.inject({ method: 'OPTIONS', url: '/nvr/v1/nowhere', headers })).statusCode, 404)
+  }
+  for (const headers of [{}, { origin: ORIGIN }, { 'access-control-request-method': 'GET' }]) {
+    const response = await app.inject({ method: 'OPTIONS', url: '/nvr/v1/cameras/cam-1/counting_lines', headers })
+    t.equal(response.statusCode, 401, JSON.stringify(headers))
+    t.equal((response.json() as { result: { errorCode: string } }).result.errorCode, 'NO_CREDENTIALS')
+    t.equal(response.headers.allow, undefined)
   }
 })
 
