@@ -15,6 +15,7 @@ import { resolveHandlerOptions, type NvrHandlersOptions } from './handler-option
 import { ServedTextStore } from './served-store.js'
 import { pageClockOf } from './page-clock.js'
 import { handleClock, type HandleClock } from '../device/handle-clock.js'
+export type { HandleClock }
 import type { ScopedTokensError } from '../errors/errors.js'
 
 export type { NvrHandlersOptions }
