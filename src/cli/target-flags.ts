@@ -1,4 +1,4 @@
-import { NOT_FOR_PROXY as OPTIONS_NOT_FOR_PROXY } from '../config/proxy-refusals.js'
+import { NOT_FOR_PROXY as OPTIONS_NOT_FOR_PROXY } from '../config/settings.js'
 import { CLI_OPTIONS } from './serve-flags.js'
 import type { FlagTable } from './flag-rows.js'
 import { TARGET_TOKEN_VARIABLE } from './target-token.js'
@@ -51,7 +51,7 @@ export const PROXY_OWN_FLAGS: FlagTable = {
 
 /** The serve flags proxy refuses, each with why: the options' refusals, by the flags that give them. */
 export const NOT_FOR_PROXY: Readonly<Record<string, string>> = Object.fromEntries(CLI_OPTIONS.flatMap(({ flag, key }) => {
-  const reason = OPTIONS_NOT_FOR_PROXY[key]
+  const reason = OPTIONS_NOT_FOR_PROXY.get(key)
   return reason === undefined ? [] : [[flag, reason]]
 }))
 

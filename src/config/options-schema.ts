@@ -10,9 +10,6 @@ export const LOG_LEVELS = LevelLiterals.map(literal => literal.const)
 /** The most devices one fleet starts. */
 export const MAX_FLEET_DEVICES = 20_000
 
-/** The options that start a fleet rather than one device. */
-export const FLEET_OPTIONS = ['devices', 'fleet', 'manifest', 'controlPort', 'offlineFraction', 'flappingFraction', 'shard'] as const
-
 /** The default of maxHeaderSize, in bytes. */
 export const DEFAULT_MAX_HEADER_SIZE = 65536
 

@@ -3,7 +3,8 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { resolveOptions, type MockNvrOptions } from '../config/options.js'
 import { optionsError } from '../config/option-problems.js'
 import { OptionsError } from '../errors/errors.js'
-import { FLEET_OPTIONS, MAX_FLEET_DEVICES, type ResolvedOptions } from '../config/options-schema.js'
+import { MAX_FLEET_DEVICES, type ResolvedOptions } from '../config/options-schema.js'
+import type { FleetOption } from '../config/settings.js'
 import type { DeviceSettings, FleetDeviceOptions } from '../config/device-settings.js'
 import { devicesProblems } from '../config/fleet-problems.js'
 import { portRangeProblem, portsFromFleetPort, shardCountProblem } from '../config/combination-problems.js'
@@ -30,7 +31,7 @@ export type FleetDevices = {
 }
 
 /** The options of startMockFleet besides count and devices: every device's (as startMockNvr's), and the fleet's. */
-export type FleetSharedOptions = Omit<MockNvrOptions, typeof FLEET_OPTIONS[number]> & {
+export type FleetSharedOptions = Omit<MockNvrOptions, FleetOption> & {
   /** The port of the admin API and its dashboard: port − 1 by default, a free one under port 0. */
   controlPort?: number
   /** A JSON file to write the devices' names, URLs and cameras to, once every device listens. */

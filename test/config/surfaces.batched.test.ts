@@ -2,15 +2,16 @@ import t from 'tap'
 import { DeviceSettingsSchema, FleetDeviceSchema, ScheduleFileSchema } from '../../src/config/device-settings.js'
 import { OptionsSchema } from '../../src/config/options-schema.js'
 import { CLI_OPTIONS } from '../../src/cli/serve-flags.js'
+import { SETTING_ROWS, SETTINGS } from '../../src/config/settings.js'
 import { resolveHandlerOptions } from '../../src/msw/handler-options.js'
 import { readDoc } from '../helpers/docs.js'
 
 const FIELDS = Object.keys(DeviceSettingsSchema.properties).sort()
 
 // Each surface that lacks a device setting says why here; a new setting no surface lists fails these tests.
-const NO_FLAG: Record<string, string> = {
-  health: 'a flag cannot hold steps or a pattern: --schedule FILE carries the health, as a schedule file\'s field'
-}
+const reasons = (field: 'noFlag' | 'notForMsw' | 'notForProxy'): Record<string, string> =>
+  Object.fromEntries(SETTING_ROWS.flatMap(([key, row]) => row[field] === undefined ? [] : [[key, row[field]]]))
+const NO_FLAG = reasons('noFlag')
 const NOT_IN_SCHEDULE_FILES: Record<string, string> = {
   fixtures: 'a schedule file says how a device behaves over time, not what it serves',
   generate: 'as fixtures',
@@ -21,12 +22,7 @@ const NOT_IN_SCHEDULE_FILES: Record<string, string> = {
   corsOrigins: 'not a matter of time',
   rateLimit: 'not a matter of time'
 }
-const NOT_FOR_MSW: Record<string, string> = {
-  fixtures: 'a browser reads no files: data takes fixture data in memory',
-  generate: 'generateFixtureData makes data to pass as data',
-  health: 'health acts on a listening port, which the handlers have none of',
-  drift: 'drift runs on the schedules\' clock beside a server'
-}
+const NOT_FOR_MSW = reasons('notForMsw')
 
 t.test('every device setting is a library option of startMockNvr, of startMockFleet\'s devices and of a fleet file', async t => {
   for (const field of FIELDS) {
@@ -39,6 +35,7 @@ t.test('every device setting has a flag and twin, or a reason it has none', asyn
   const flags = new Set(CLI_OPTIONS.map(option => option.key as string))
   t.strictSame(FIELDS.filter(field => !flags.has(field) && NO_FLAG[field] === undefined), [])
   t.strictSame(Object.keys(NO_FLAG).filter(field => flags.has(field)), [], 'no exception for a field that has a flag')
+  t.strictSame(SETTING_ROWS.filter(([, row]) => (row.flag === undefined) === (row.noFlag === undefined)).map(([key]) => key), [], 'every setting has a flag, or why none')
 })
 
 t.test('a schedule file takes the settings that go with time, and says why not the others', async t => {
@@ -61,4 +58,9 @@ t.test('the MSW handlers take every setting a browser can act on, and say why no
 t.test('the fleet file\'s table in docs/fleet.md has a row for every device setting', async t => {
   const fleet = readDoc('docs/fleet.md')
   for (const field of FIELDS) t.match(fleet, new RegExp(`^\\| \`${field}\` \\| both \\|`, 'm'), field)
+})
+
+t.test('the settings\' table has a row for every option, and only those', async t => {
+  t.strictSame(Object.keys(SETTINGS).sort(), [...Object.keys(OptionsSchema.properties), 'data'].sort())
+  t.strictSame(NOT_FOR_MSW.health !== undefined && Object.keys(NOT_FOR_MSW).every(key => FIELDS.includes(key)), true, 'the MSW reasons are of device settings')
 })
