@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock, ClockTimer } from '../util/clock.js'
 import { createRandom, type Random } from '../util/random.js'
 import type { DeviceEvents } from '../control/device-events.js'
-import type { DeviceCore } from '../device/device-core.js'
+import type { Dataset } from '../data/dataset.js'
 import { driftEdit } from './drift.js'
 
 export interface DataDriftOptions {
@@ -12,7 +12,7 @@ export interface DataDriftOptions {
   /** Seed of the edits: the same seed edits the same lines the same way. */
   seed: number
   /** What serves the data: each edit goes through its use(), validated like a fixture file. */
-  device: Pick<DeviceCore, 'use' | 'store'>
+  device: { use: (data: unknown, source: string) => unknown, readonly store: { readonly current: { readonly dataset: Dataset } } }
   events: DeviceEvents
   log: FastifyBaseLogger
 }
