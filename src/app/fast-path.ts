@@ -17,8 +17,8 @@ export interface FastPathDependencies {
  * Answers the reads that succeed — an accepted GET or HEAD of a list or a line that exists, as the pipeline
  * decides (pipeline/decide.ts) — straight from Node's request event, with the prepared bytes and the very headers, log line and journal entry
  * Fastify's request cycle would give. Every other request goes on to Fastify: anything to decode in the
- * path, a body, a missing Host, a refused token, a camera outside the token's scope, an unknown id, an
- * active fault, latency or Prefer, any request while a rate limit is on, and every request once the server is
+ * path, a body, a missing Host, a refused token, a camera outside the token's scope, an unknown id, a
+ * device that does not answer plainly (a fault, latency, Prefer or a limit is on: Device.answersPlainly), and every request once the server is
  * closing. The served bytes are then the same either way; only the request's own cost differs, which is most
  * of the cost of a small answer. Each request is answered from the state of the device whose listener it arrived on.
  */
@@ -39,7 +39,7 @@ export class FastPath {
   answer (device: Device, request: IncomingMessage, response: ServerResponse): boolean {
     const start = performance.now()
     const { method, url, headers } = request
-    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || device.faultControl.active || device.rateLimiter.active) return false
+    if ((method !== 'GET' && method !== 'HEAD') || this.#closing || !device.answersPlainly) return false
     if (headers.host === undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
     const match = matchOperation(url as string, plainSegment)
     if (match === undefined) return false

@@ -170,6 +170,14 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
     return { rateLimit: this.rateLimiter.perSecond ?? null }
   }
 
+  /**
+   * Whether a request's answer is its data alone: no fault, latency or Prefer that could change it, and no limit
+   * that counts it. Then the pipeline's decision is a lookup, which the fast path may make by itself.
+   */
+  get answersPlainly (): boolean {
+    return !this.faultControl.active && !this.rateLimiter.active
+  }
+
   /** Runs `then` once `ms` have passed on the device's clock: a plan's wait. */
   wait (ms: number, then: () => void): void {
     this.faultControl.wait(ms, then)
