@@ -15,7 +15,7 @@ export interface HandClock {
 export const ClockBodySchema = Type.Object({ advance: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS }) }, { additionalProperties: false })
 
 /**
- * GET /__admin/clock reads the schedules' clock. POST {"advance": ms} moves a manual one on, and answers once the
+ * GET /__admin/clock reads the device's clock. POST {"advance": ms} moves a manual one on, and answers once the
  * ports follow; on the real clock, which moves by itself, it is a 409 saying how to get a manual one.
  */
 export function registerClock (app: FastifyInstance, manual: HandClock | undefined): void {

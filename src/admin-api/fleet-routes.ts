@@ -16,7 +16,7 @@ export { fleetJournal, type FleetJournalEntry } from './fleet-journal.js'
 /** What a fleet's admin API needs: its devices. */
 export interface FleetAdmin {
   roster: DeviceRoster
-  /** The devices' schedules' clock, when moved by hand at POST /__admin/clock; the real one when absent. */
+  /** The devices' clock, when moved by hand at POST /__admin/clock; the real one when absent. */
   manualClock?: HandClock
 }
 

@@ -22,7 +22,7 @@ export interface AdminApiOptions {
    * refused, since the admin API could not end it (see health-routes.ts).
    */
   sharesDevicePort?: boolean
-  /** The schedules' clock, when moved by hand at /__admin/clock; the real one when absent. */
+  /** The device's clock, when moved by hand at /__admin/clock; the real one when absent. */
   manualClock?: HandClock
   /** Whether /__admin/clock is this plugin's: a single mock-nvr's, not a fleet's device's (the fleet has one clock). */
   ownsClock?: boolean

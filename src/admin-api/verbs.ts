@@ -51,7 +51,7 @@ export interface VerbRow {
   /**
    * `device`: one device's verb, which a fleet's tool names a device for; `fleet-too` the same, and the fleet has
    * it for every device at once, at the same path under its own /__admin; `process`: one for the whole process (the
-   * schedules' clock), no device named; `fleet`: a fleet's only.
+   * device's clock), no device named; `fleet`: a fleet's only.
    */
   scope: 'device' | 'fleet-too' | 'process' | 'fleet'
   /** Whether it changes nothing (an MCP client may call it without asking). */
@@ -119,7 +119,7 @@ export const VERB_TABLE: readonly VerbRow[] = [
   { name: 'setHealth', verb: 'setHealth', scope: 'device', body: HealthSpecSchema, description: 'Puts the device in a health state now: online, offline (its port refuses connections), unreachable (connections hang), rebooting (down, then starting with 503s), slow or flapping, each with its parameters. Answers once its port has followed.', call: () => ({ method: 'PUT', path: '/health' }), checksItsBody: true, run: async (device, { body, sharedPortClock }) => await setHealth(healthOf(device), body, sharedPortClock), logged: (_report, { body }) => ({ fields: { health: body }, message: `admin: health set to ${String((body as { state?: unknown }).state)}` }) },
   { name: 'health', verb: 'health', scope: 'device', readOnly: true, description: 'The device\'s health now, and the changes its schedule makes next.', call: get('/health'), run: device => healthOf(device).report() },
   { name: 'reset', verb: 'reset', scope: 'fleet-too', description: 'Back to the start: the start-up data, scoped tokens and rate limit, no faults, an empty journal, its health and drift from their start. Answers once its port has followed.', call: () => ({ method: 'POST', path: '/reset' }), run: async device => { await device.reset(); return null }, logged: () => ({ message: 'admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal' }) },
-  { name: 'clockNow', verb: 'clock.now', scope: 'process', readOnly: true, description: 'The time by the schedules\' clock (health schedules, drift, delays).', call: get('/clock') },
+  { name: 'clockNow', verb: 'clock.now', scope: 'process', readOnly: true, description: 'The time by the device\'s clock (health schedules, drift, latency and delays, the rate limit).', call: get('/clock') },
   { name: 'advanceClock', verb: 'clock.advance', scope: 'process', body: ClockBodySchema, description: 'Moves a manual clock on by `advance` milliseconds, running every change due on the way; answers once the ports have followed. The real clock refuses.', call: () => ({ method: 'POST', path: '/clock' }) },
   { name: 'devices', verb: 'devices', scope: 'fleet', readOnly: true, description: 'Every device of the fleet: its name, URL, cameras, state, requests and faults.', call: get('/devices') }
 ]

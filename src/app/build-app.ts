@@ -53,7 +53,7 @@ export type AppDependencies = AppDevice & {
   fleet?: FleetAdmin
   /** Forward /nvr/v1 to the target, a real NVR, instead of serving the store; the target decides who is let in. */
   proxy?: TargetProxy
-  /** The schedules' clock when a test moves it by hand: POST /__admin/clock advances it. */
+  /** The devices' clock when a test moves it by hand: POST /__admin/clock advances it. */
   manualClock?: HandClock
 }
 

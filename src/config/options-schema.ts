@@ -57,7 +57,7 @@ export const OptionsSchema = Type.Object({
   journalSize: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
   /** A JSON file of the device's schedule: { "health": a state, steps or a pattern, "drift": ms }, as health and drift. */
   schedule: Type.Optional(Type.String({ minLength: 1 })),
-  /** The schedules' clock: the machine's, or a manual one that moves only when told (advance). */
+  /** The device's one clock: the machine's, or a manual one that moves only when told (advance). */
   clock: Type.Union([Type.Literal('real'), Type.Literal('manual')], { description: '"real" or "manual"' }),
   /** A fleet: this many devices, nvr-001 …, on port … port+N−1 (startMockFleet's count). */
   devices: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FLEET_DEVICES })),

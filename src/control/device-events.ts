@@ -8,7 +8,7 @@ export type HealthChangeCause = 'schedule' | 'command' | 'reset' | 'start'
 /** A change of a device's health: the state it is in now, the phase where the state has several, and why. */
 export interface HealthChange {
   kind: 'health'
-  /** When it happened, by the schedules' clock, as an ISO timestamp. */
+  /** When it happened, by the device's clock, as an ISO timestamp. */
   time: string
   state: HealthStateName
   /** The phase of a state that has several (rebooting: down, then starting). */

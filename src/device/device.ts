@@ -28,7 +28,7 @@ export interface DeviceSchedule {
   driftEvery?: number
 }
 
-/** What a device's life over time runs on: its schedule, the schedules' clock, its seed and its log. */
+/** What a device's life over time runs on: its schedule, its clock, its seed and its log. */
 export interface DeviceLifeOptions {
   schedule: DeviceSchedule
   clock: Clock

@@ -1,7 +1,7 @@
 import { ClockError } from '../errors/errors.js'
 import { ManualClock, type Clock } from '../util/clock.js'
 
-/** The schedules' clock as a handle gives it. */
+/** The device's clock as a handle gives it. */
 export interface HandleClock {
   /** Whether it moves only when told (clock: 'manual'). */
   readonly manual: boolean

@@ -48,7 +48,7 @@ export const ERROR_CODES = {
   deviceStarting: 'DEVICE_STARTING',
   /** 409: a single mock-nvr on the manual clock refuses a state that would close the port its admin API shares. */
   healthLocksOut: 'HEALTH_LOCKS_OUT',
-  /** 409: the schedules' clock is the real one, which moves by itself: a manual one needs --clock manual. */
+  /** 409: the device's clock is the real one, which moves by itself: a manual one needs --clock manual. */
   clockNotManual: 'CLOCK_NOT_MANUAL',
   // The target's three codes say DEVICE, as they did before the real NVR was called the target: clients match on them.
   /** 409: data cannot be replaced while proxying the target: the target's own data and token check answer. */

@@ -35,7 +35,7 @@ export interface MockFleet {
   app: FastifyInstance
   /** Stops every device and the control address; requests in flight finish first. */
   close: () => Promise<void>
-  /** The schedules' clock of every device: with `clock: 'manual'`, advance(ms) walks them all. */
+  /** The one clock of every device: with `clock: 'manual'`, advance(ms) walks them all. */
   clock: HandleClock
 }
 

@@ -36,7 +36,7 @@ export interface MockNvr extends DeviceVerbs {
   certificate?: string
   /** Stops listening; requests in flight finish first. */
   close: () => Promise<void>
-  /** The schedules' clock: with `clock: 'manual'`, advance(ms) walks them. */
+  /** The device's clock: with `clock: 'manual'`, advance(ms) walks its schedules and answers the requests it holds. */
   clock: HandleClock
 }
 

@@ -64,7 +64,7 @@ export const apiErrors = {
   healthLocksOut: (state: string) =>
     new ApiError(409, ERROR_CODES.healthLocksOut, `The device cannot go ${state} here: the clock is manual and this admin API shares the device's port, so nothing could move the clock while the port is closed. Run a fleet of one (--devices 1), whose control address stays up, or use the library's clock.advance.`),
   clockNotManual: () =>
-    new ApiError(409, ERROR_CODES.clockNotManual, 'The schedules\' clock is the real one, which moves by itself: start mock-nvr with --clock manual (the option clock: \'manual\') to move it by hand.'),
+    new ApiError(409, ERROR_CODES.clockNotManual, 'The device\'s clock is the real one, which moves by itself: start mock-nvr with --clock manual (the option clock: \'manual\') to move it by hand.'),
   dataFromTarget: (target: string) =>
     new ApiError(409, ERROR_CODES.dataFromTarget, `Data cannot be replaced while proxying ${target}: the target's own data answers ${API_PREFIX}, behind its own token check.`),
   targetNoAnswer: (timedOut: boolean, reason: string) =>

@@ -100,7 +100,7 @@ t.test('on the real clock, GET /__admin/clock reads it and POST is a 409 saying 
       success: false,
       httpCode: 409,
       errorCode: 'CLOCK_NOT_MANUAL',
-      errorMessage: 'The schedules\' clock is the real one, which moves by itself: start mock-nvr with --clock manual (the option clock: \'manual\') to move it by hand.'
+      errorMessage: 'The device\'s clock is the real one, which moves by itself: start mock-nvr with --clock manual (the option clock: \'manual\') to move it by hand.'
     })
   }
   t.equal((await call(nvr, 'PUT', '/__admin/clock', { advance: 10 })).statusCode, 405)
