@@ -1,0 +1,111 @@
+import t from 'tap'
+import { readDoc } from '../helpers/docs.js'
+
+// Figures of time, memory and size in the pages that hold measurements come from a run: each paragraph, table or
+// output that gives one says, itself or in the paragraphs just before it under the same heading, the date it was
+// measured and the command that measured it (and its section names the machine). A figure written from memory, or
+// one whose run was forgotten, fails here with its page, its heading and the figure.
+
+/** The pages whose figures are measurements. */
+const PAGES = ['docs/performance.md', 'docs/fleet.md', 'docs/metrics.md']
+
+/** A figure of time, memory, size or speed: a number and its unit, or a ratio to the bare server. */
+const FIGURE = /\b\d[\d,]*(?:\.\d+)?(?: ?(?:ms|µs|MB|KB|GB|bytes|req\/s)| s)\b|\b\d+\.\d+×/g
+
+/** Where a run is named: the commands that measure, and the tools the benches are built on. */
+const COMMAND = /npm run (?:bench|soak)|bench:(?:fleet|flapping|instructions|start)|node dist\/cli\.js|valgrind|--heapsnapshot-signal|--cpu-prof|\/proc\/PID/
+const DATE = /\b2026-\d\d-\d\d\b/
+const MACHINE = /2-core|2 cores|2 vCPUs/
+
+/** How many blocks before a figure's may name its run (the paragraph that introduces a table or an output). */
+const REACH = 3
+
+/**
+ * Figures that are settings, not measurements: a limit or a default the code enforces, a value in an example, or a
+ * size the reader chooses. Each is written out with enough words around it to match that one place only.
+ */
+const SETTINGS: Record<string, RegExp[]> = {
+  'docs/fleet.md': [
+    /a 30 s interval and a 10 s time-out/,
+    /a scrape timeout of 10 s/
+  ],
+  'docs/metrics.md': [
+    /every 5 s/
+  ],
+  'docs/performance.md': [
+    /up 500 ms, down 500 ms/,
+    /in steps of 100 ms|in 100 ms steps/,
+    /a 64 KB chunk|past 16 MB waiting/
+  ]
+}
+
+interface Block { heading: string, text: string }
+
+/** A page's blocks: paragraphs, lists, tables and fenced code, each under the heading it falls under. */
+function blocks (page: string): Block[] {
+  const found: Block[] = []
+  let heading = '(top)'
+  let lines: string[] = []
+  let fenced = false
+  const end = (): void => {
+    if (lines.length > 0) found.push({ heading, text: lines.join('\n') })
+    lines = []
+  }
+  for (const line of page.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced
+    if (!fenced && line.startsWith('#')) {
+      end()
+      heading = line
+      continue
+    }
+    if (!fenced && line.trim() === '') end()
+    else lines.push(line)
+  }
+  end()
+  return found
+}
+
+/** The figures of a block that are not among the page's settings. */
+function figures (path: string, text: string): string[] {
+  let rest = text
+  for (const setting of SETTINGS[path] ?? []) rest = rest.replace(new RegExp(setting.source, 'g'), '')
+  // Commands and code spans carry flags and file names, not figures (`--duration 5`, `--latency 200`).
+  rest = rest.replace(/`[^`\n]*`/g, '')
+  return rest.match(FIGURE) ?? []
+}
+
+for (const path of PAGES) {
+  t.test(`${path}: every measured figure names its run's command and date, and its section the machine`, async t => {
+    const all = blocks(readDoc(path))
+    let measured = 0
+    all.forEach((block, index) => {
+      const found = figures(path, block.text)
+      if (found.length === 0) return
+      measured++
+      const near = all.slice(Math.max(0, index - REACH), index + 1).filter(each => each.heading === block.heading)
+      const context = near.map(each => each.text).join('\n')
+      const section = all.filter(each => each.heading === block.heading).map(each => each.text).join('\n')
+      const where = `${block.heading} — ${found.slice(0, 4).join(', ')} in "${block.text.slice(0, 80).replace(/\n/g, ' ')}…"`
+      t.match(context, DATE, `a date near ${where}`)
+      t.match(context, COMMAND, `a command near ${where}`)
+      t.match(section, MACHINE, `the machine in the section of ${where}`)
+    })
+    t.ok(measured > 0, `${path} has measured figures (${measured} blocks)`)
+  })
+}
+
+t.test('each setting left out of the check is still on its page: none outlives the text it was written for', async t => {
+  for (const [path, settings] of Object.entries(SETTINGS)) {
+    const page = readDoc(path)
+    for (const setting of settings) t.match(page, setting, `${path}: ${setting.source}`)
+  }
+})
+
+t.test('a figure without its run is found: the check is not blind', async t => {
+  const page = '## Somewhere\n\nA fleet of 10,000 devices starts in 1.5 s in 210 MB.\n'
+  const all = blocks(page)
+  t.equal(all.length, 1)
+  t.strictSame(figures('docs/fleet.md', all[0]?.text ?? ''), ['1.5 s', '210 MB'])
+  t.notMatch(all[0]?.text ?? '', DATE)
+  t.strictSame(figures('docs/fleet.md', 'a scrape timeout of 10 s, `--duration 5`'), [])
+})
