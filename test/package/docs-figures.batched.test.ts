@@ -9,8 +9,8 @@ import { readDoc } from '../helpers/docs.js'
 /** The pages whose figures are measurements. */
 const PAGES = ['docs/performance.md', 'docs/fleet.md', 'docs/metrics.md']
 
-/** A figure of time, memory, size or speed: a number and its unit, or a ratio to the bare server. */
-const FIGURE = /\b\d[\d,]*(?:\.\d+)?(?: ?(?:ms|µs|MB|KB|GB|bytes|req\/s)| s)\b|\b\d+\.\d+×/g
+/** A figure of time, memory, size or speed: a number and its unit (a line may break between them), or a ratio. */
+const FIGURE = /\b\d[\d,]*(?:\.\d+)?(?:\s?(?:ms|µs|MB|KB|GB|bytes|req\/s)|\ss)\b|\b\d+\.\d+×/g
 
 /** Where a run is named: the commands that measure, and the tools the benches are built on. */
 const COMMAND = /npm run (?:bench|soak)|bench:(?:fleet|flapping|instructions|start)|node dist\/cli\.js|valgrind|--heapsnapshot-signal|--cpu-prof|\/proc\/PID/
