@@ -1,4 +1,6 @@
 import t from 'tap'
+import { BODY_LIMIT_BYTES, DEFAULT_LIMITS } from '../../src/config/limits.js'
+import { DEFAULT_MAX_HEADER_SIZE } from '../../src/config/options-schema.js'
 import { readDoc } from '../helpers/docs.js'
 
 // Figures of time, memory and size in the pages that hold measurements come from a run: each paragraph, table or
@@ -6,14 +8,17 @@ import { readDoc } from '../helpers/docs.js'
 // measured and the command that measured it (and its section names the machine). A figure written from memory, or
 // one whose run was forgotten, fails here with its page, its heading and the figure.
 
-/** The pages whose figures are measurements. */
-const PAGES = ['docs/performance.md', 'docs/fleet.md', 'docs/metrics.md']
+/** The pages whose figures are measurements; the others give settings and examples only (limits, time-outs, delays). */
+const PAGES = [
+  'README.md', 'docs/performance.md', 'docs/fleet.md', 'docs/metrics.md', 'docs/development.md', 'docs/testing.md',
+  'docs/fixtures.md', 'docs/limits-and-safety.md'
+]
 
 /** A figure of time, memory, size or speed: a number and its unit (a line may break between them), or a ratio. */
 const FIGURE = /\b\d[\d,]*(?:\.\d+)?(?:\s?(?:ms|µs|MB|KB|GB|bytes|req\/s)|\ss)\b|\b\d+\.\d+×/g
 
 /** Where a run is named: the commands that measure, and the tools the benches are built on. */
-const COMMAND = /npm run (?:bench|soak)|bench:(?:fleet|flapping|instructions|start)|node dist\/cli\.js|valgrind|--heapsnapshot-signal|--cpu-prof|\/proc\/PID/
+const COMMAND = /npm run (?:bench|soak)|npm test|\/usr\/bin\/time|\.ci\/run|bench:(?:fleet|flapping|instructions|start)|node dist\/cli\.js|valgrind|--heapsnapshot-signal|--cpu-prof|\/proc\/PID/
 const DATE = /\b2026-\d\d-\d\d\b/
 const MACHINE = /2-core|2 cores|2 vCPUs/
 
@@ -31,6 +36,20 @@ const SETTINGS: Record<string, RegExp[]> = {
   ],
   'docs/metrics.md': [
     /every 5 s/
+  ],
+  'docs/testing.md': [
+    /every 200 ms of the clock/,
+    /up to 64 MB/
+  ],
+  'docs/fixtures.md': [
+    /gathered for 100 ms/
+  ],
+  'docs/limits-and-safety.md': [
+    /\| limit \| flag \| environment \| default \|[\s\S]*/, // the table of limits: defaults the code holds, Node's, a proxy's
+    /64 KB at a time/,
+    /takes more than 10 s/,
+    /past 16 MB waiting/,
+    /3 s of warm-up plus 20 s|more than 30 MB/
   ],
   'docs/performance.md': [
     /up 500 ms, down 500 ms/,
@@ -99,6 +118,20 @@ t.test('each setting left out of the check is still on its page: none outlives t
     const page = readDoc(path)
     for (const setting of settings) t.match(page, setting, `${path}: ${setting.source}`)
   }
+})
+
+t.test('the table of limits, left out of the check as settings, gives the defaults the code holds', async t => {
+  const page = readDoc('docs/limits-and-safety.md')
+  const defaults: Array<[string, number]> = [
+    ['--max-header-size BYTES', DEFAULT_MAX_HEADER_SIZE],
+    ['--headers-timeout MS', DEFAULT_LIMITS.headersTimeout],
+    ['--request-timeout MS', DEFAULT_LIMITS.requestTimeout],
+    ['--keep-alive-timeout MS', DEFAULT_LIMITS.keepAliveTimeout],
+    ['--max-connections N', DEFAULT_LIMITS.maxConnections]
+  ]
+  for (const [flag, value] of defaults) t.match(page, new RegExp(`\\| \`${flag}\` \\| \`\\w+\` \\| \`${value}\` \\|`), `${flag}: ${value}`)
+  t.equal(BODY_LIMIT_BYTES, 1024 * 1024)
+  t.match(page, '| request body | none | | 1 MiB |', 'the body limit, 1 MiB')
 })
 
 t.test('a figure without its run is found: the check is not blind', async t => {
