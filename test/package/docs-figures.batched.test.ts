@@ -22,7 +22,7 @@ const FIGURE = /(?<![\w.-])\d[\d,]*(?:\.\d+)?(?:\s*(?:ms|µs|MB|KB|GB|bytes|req\
 
 /** Where a run is named: the commands that measure, and the tools the benches are built on. */
 const COMMAND = /npm run (?:bench|soak)|npm test|\/usr\/bin\/time|\.ci\/run|bench:(?:fleet|flapping|instructions|start)|node dist\/cli\.js|valgrind|--heapsnapshot-signal|--cpu-prof|\/proc\/PID/
-const DATE = /\b2026-\d\d-\d\d\b/
+const DATE = /\b20\d\d-\d\d-\d\d\b/
 const MACHINE = /2-core|2 cores|2 vCPUs/
 
 /** How many blocks before a figure's may name its run (the paragraph that introduces a table or an output). */
