@@ -1,13 +1,12 @@
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import type { TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
 import { toDelayRange, type Delay } from '../util/delay.js'
 import { ANY_ORIGIN, describeNonOrigin } from '../wire/origin.js'
 import { parseGenerateSize } from '../data/generate-size.js'
 import { problemsOfHealth } from '../health/health-spec.js'
 import { shardProblem } from './shard.js'
-import { minItemsRule, patternRule, type ValueProblem } from '../util/value-errors.js'
+import { describeValueError, notGiven, quoteJson, valueErrors, type ValueProblem } from '../util/value-errors.js'
 import { unknownFieldMessage } from '../util/closest-name.js'
 import { OptionsError } from '../errors/errors.js'
 
@@ -25,12 +24,6 @@ export interface OptionsProblem {
   /** For a problem of one value: what follows its name, as a file's problem at its JSON path says it. */
   detail?: (quote: (value: unknown) => string) => string
 }
-
-/** Options whose values never appear in a message. */
-export const SECRET_OPTIONS: ReadonlySet<string> = new Set(['tokens', 'scopedTokens', 'adminToken'])
-
-// Errors whose value says nothing more: an empty string, an empty list.
-const UNQUOTED: ReadonlySet<ValueErrorType> = new Set([ValueErrorType.StringMinLength, ValueErrorType.ArrayMinItems])
 
 /** What options are checked for once their schema passes: a problem of theirs, or undefined. */
 export type OptionsCheck<T> = (options: T) => OptionsProblem | undefined
@@ -69,7 +62,7 @@ export function optionsError (problems: OptionsProblem | readonly OptionsProblem
 // "option port", "option generate.cameras", "option corsOrigins[1]".
 function describeForLibrary ({ keys, path, sentence }: OptionsProblem): string {
   const where = path.split('/').slice(1).map(part => /^\d+$/.test(part) ? `[${part}]` : `.${part}`).join('')
-  return sentence(keys.map((key, index) => `option ${key}${index === 0 ? where : ''}`), value => JSON.stringify(value))
+  return sentence(keys.map((key, index) => `option ${key}${index === 0 ? where : ''}`), quoteJson)
 }
 
 // Options that were once taken, with what replaced them.
@@ -87,66 +80,25 @@ function schemaProblem (error: ValueError): OptionsProblem {
     if (rest.length === 0) {
       const retired = RETIRED_OPTIONS[key]
       const known = retired === undefined ? message.replace('a known field', 'known') : `is not known${retired}`
-      return { keys: [key], path: '', sentence: ([name]) => `${name as string} ${known}`, detail: () => retired === undefined ? message : known }
+      // A file never took a retired option: there it is a field like any other it does not know.
+      return { keys: [key], path: '', sentence: ([name]) => `${name as string} ${known}`, detail: () => message }
     }
     return fieldProblem(key, path, message)
   }
-  const message = describeSchemaError(error)
-  const shown = [key, ...rest].some(part => SECRET_OPTIONS.has(part) || part === 'token') || UNQUOTED.has(error.type) ? undefined : error.value
+  // In the words of every file and body (util/value-errors.ts), never quoting a token.
+  const { message, shown } = describeValueError(error)
   return fieldProblem(key, path, message, shown)
 }
 
-// An object given to a union that takes one object form (generate's { cameras, linesPerCamera }): that form's
-// own first error says more than the union's description.
-function objectMemberError (error: ValueError): ValueError | undefined {
-  if (error.type !== ValueErrorType.Union || typeof error.value !== 'object' || error.value === null) return undefined
-  const member = (error.schema.anyOf as TSchema[]).find(schema => schema.type === 'object')
-  if (member === undefined) return undefined
-  // The union refused the value, so its object form refuses it too.
-  const inner = Value.Errors(member, error.value).First() as ValueError
-  return { ...inner, path: `${error.path}${inner.path}` }
-}
-
-/** A problem of one option's value: "NAME must be …, not VALUE", the value left out when undefined. */
+/** A problem of one option's value: "NAME must be …, not VALUE" (notGiven), the value left out when undefined. */
 export function fieldProblem (key: string, path: string, message: string, value?: unknown, hint?: string): OptionsProblem {
-  const detail = (quote: (value: unknown) => string): string => `${message}${value === undefined ? '' : `, not ${quote(value)}`}${hint === undefined ? '' : `; ${hint}`}`
+  const detail = (quote: (value: unknown) => string): string => `${notGiven(message, value, quote)}${hint === undefined ? '' : `; ${hint}`}`
   return { keys: [key], path, sentence: ([name], quote) => `${name as string} ${detail(quote)}`, detail }
 }
 
 /** Every problem TypeBox finds in options, one per JSON path, each as the options' checks word it. */
 export function schemaProblems (check: TypeCheck<TSchema>, value: unknown): OptionsProblem[] {
-  const seen = new Set<string>()
-  const problems: OptionsProblem[] = []
-  for (const error of check.Errors(value)) {
-    // TypeBox may report one spot twice (a missing field is also "not a string"); the first is the clearest.
-    if (seen.has(error.path)) continue
-    seen.add(error.path)
-    problems.push(schemaProblem(objectMemberError(error) ?? error))
-  }
-  return problems
-}
-
-function describeSchemaError ({ type, schema }: ValueError): string {
-  switch (type) {
-    case ValueErrorType.Integer:
-    case ValueErrorType.IntegerMinimum:
-    case ValueErrorType.IntegerMaximum: return `must be a whole number from ${String(schema.minimum)} to ${String(schema.maximum)}`
-    case ValueErrorType.Number:
-    case ValueErrorType.NumberMinimum:
-    case ValueErrorType.NumberMaximum: return `must be a number from ${String(schema.minimum)} to ${String(schema.maximum)}`
-    case ValueErrorType.String: return 'must be a string'
-    case ValueErrorType.StringMinLength: return 'must not be empty'
-    case ValueErrorType.StringPattern: return patternRule(schema as { pattern?: string })
-    case ValueErrorType.ArrayMinItems: return minItemsRule(schema as { minItems?: number })
-    case ValueErrorType.Boolean: return 'must be true or false'
-    case ValueErrorType.Array: return `must be an array${(schema.items as { type?: unknown } | undefined)?.type === 'string' ? ' of strings' : ''}`
-    case ValueErrorType.Object: return 'must be an object'
-    case ValueErrorType.ObjectRequiredProperty: return 'is missing'
-    // A union's own description says what it takes; its members' errors would each tell only half.
-    case ValueErrorType.Union: return `must be ${String(schema.description)}`
-    /* c8 ignore next: the options' schema uses no other kind of check */
-    default: return `is invalid: ${type}`
-  }
+  return valueErrors(check, value).map(schemaProblem)
 }
 
 // What the schema cannot say of one value: a range's order, a size's text, a health's shape, origins that never match,
@@ -182,9 +134,8 @@ function originProblem (origins: readonly string[]): OptionsProblem | undefined 
 
 /** A problem as a file's problem: the JSON path of the first key, and what is wrong there, values quoted as JSON. */
 export function asFileProblem ({ keys, path, detail }: OptionsProblem): ValueProblem {
-  const quote = (value: unknown): string => JSON.stringify(value)
   // Every problem a file can hold is one value's (fieldProblem, or a field not known), which has its detail.
-  return { path: `/${keys[0] as string}${path}`, message: (detail as NonNullable<typeof detail>)(quote) }
+  return { path: `/${keys[0] as string}${path}`, message: (detail as NonNullable<typeof detail>)(quoteJson) }
 }
 
 /** A problem of two options given together, or one given without the other. */

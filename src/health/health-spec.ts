@@ -1,7 +1,7 @@
 import { Type, type Static, type TObject, type TUnsafe } from '@sinclair/typebox'
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
-import { listValueProblems, type ValueProblem } from '../util/value-errors.js'
+import { listValueProblems, notGiven, type ValueProblem } from '../util/value-errors.js'
 import { Duration, HEALTH_STATE_NAMES, HEALTH_STATES, PositiveDuration, stateSchema, type HealthSpec, type HealthStateName, type HealthStateRow } from './health-states.js'
 import { HealthSpecError } from '../errors/errors.js'
 
@@ -60,9 +60,9 @@ export function planOfHealth (health: HealthOption): HealthPlan {
 
 function problemsOfPlan (value: unknown, path: string): ValueProblem[] {
   if (Array.isArray(value)) return problemsOfSteps(value, path)
-  if (!isObject(value)) return [{ path, message: 'must be a state ({ "state": "offline", … }), a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })' }]
+  if (!isObject(value)) return [{ path, message: notGiven('must be a state ({ "state": "offline", … }), a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })', value) }]
   const check = typeof value.pattern === 'string' ? PATTERN_CHECKS[value.pattern] : undefined
-  if (check === undefined) return [{ path: `${path}/pattern`, message: value.pattern === undefined ? 'is missing' : 'must be "flapping" or "reboot"' }]
+  if (check === undefined) return [{ path: `${path}/pattern`, message: value.pattern === undefined ? 'is missing' : notGiven('must be "flapping" or "reboot"', value.pattern) }]
   const problems = prefixed(check(), value, path)
   if (problems.length > 0) return problems
   const pattern = value as unknown as HealthPattern
@@ -86,9 +86,9 @@ function problemsOfSteps (steps: unknown[], path: string): ValueProblem[] {
 }
 
 function problemsOfState (value: unknown, path: string, checks: Map<HealthStateName, () => TypeCheck<TObject>>): ValueProblem[] {
-  if (!isObject(value)) return [{ path, message: 'must be an object' }]
+  if (!isObject(value)) return [{ path, message: notGiven('must be an object', value) }]
   const check = typeof value.state === 'string' ? checks.get(value.state as HealthStateName) : undefined
-  if (check === undefined) return [{ path: `${path}/state`, message: value.state === undefined ? 'is missing' : `must be one of ${STATE_LIST}` }]
+  if (check === undefined) return [{ path: `${path}/state`, message: value.state === undefined ? 'is missing' : notGiven(`must be one of ${STATE_LIST}`, value.state) }]
   const problems = prefixed(check(), value, path)
   if (problems.length > 0) return problems
   const row: HealthStateRow = HEALTH_STATES[value.state as HealthStateName]

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { isRealInstant } from '../data/fixture-validation.js'
-import { listValueProblems } from '../util/value-errors.js'
+import { describeValueError, valueErrors } from '../util/value-errors.js'
 import { CountingLineSchema, type CountingLine } from '../contract/schemas.js'
 import { parseBody } from './answer-shape.js'
 import type { TargetAnswer } from './target-client.js'
@@ -135,7 +135,7 @@ function checkEnvelope (answer: TargetAnswer, context: CheckContext, kind: 'arra
   else {
     if (result.success !== true) report('/result/success', result.success === undefined ? 'is missing' : `must be true, not ${excerpt(JSON.stringify(result.success), context)}`)
     if (result.httpCode === undefined) report('/result/httpCode', 'is missing')
-    else if (!Number.isInteger(result.httpCode)) report('/result/httpCode', `must be an integer, not ${excerpt(JSON.stringify(result.httpCode), context)}`)
+    else if (!Number.isInteger(result.httpCode)) report('/result/httpCode', `must be a whole number, not ${excerpt(JSON.stringify(result.httpCode), context)}`)
     else if (result.httpCode !== 200) report('/result/httpCode', `must be 200, the status, not ${String(result.httpCode)}`)
   }
   const content = body.content
@@ -153,8 +153,9 @@ function checkLineFields (item: Record<string, unknown>, report: (path: string, 
       report(`/${name}`, 'is missing')
       continue
     }
-    const problem = listValueProblems(check, item[name])[0]
-    if (problem !== undefined) report(`/${name}`, `${problem.message}, not ${excerpt(JSON.stringify(item[name]), context)}`)
+    // What the field must be in the words of every file the user writes; the value quoted as a target's always is, redacted.
+    const error = valueErrors(check, item[name])[0]
+    if (error !== undefined) report(`/${name}`, `${describeValueError(error).message}, not ${excerpt(JSON.stringify(item[name]), context)}`)
   }
   for (const name of TIMESTAMP_FIELDS) {
     const value = item[name]

@@ -34,9 +34,9 @@ t.test('a refused data replacement is a 400 naming each JSON path and problem, a
       [['/counting_lines/0/created', '"2024-02-30T10:00:00.000Z" is not a real date and time']]],
     [{ counting_lines: [line(), line()] }, '/counting_lines/1/id: line "line-1" of camera "cam-1" is already defined at request body /counting_lines/0',
       [['/counting_lines/1/id', 'line "line-1" of camera "cam-1" is already defined at request body /counting_lines/0']]],
-    [{ counting_lines: [{ ...line(), max_age: 'long' }], colour: 1 }, '/colour: is not a known field; /counting_lines/0/max_age: must be an integer',
-      [['/colour', 'is not a known field'], ['/counting_lines/0/max_age', 'must be an integer']]],
-    [[], 'must be an object', [['', 'must be an object']]]
+    [{ counting_lines: [{ ...line(), max_age: 'long' }], colour: 1 }, '/colour: is not a known field; /counting_lines/0/max_age: must be a whole number, not "long"',
+      [['/colour', 'is not a known field'], ['/counting_lines/0/max_age', 'must be a whole number, not "long"']]],
+    [[], 'must be an object, not []', [['', 'must be an object, not []']]]
   ]
   for (const [body, sentence, problems] of cases) {
     const response = await put(body)
@@ -70,8 +70,8 @@ t.test('a bad fault body is a 400 in the envelope saying what is wrong and where
   const post = (payload: string, contentType = 'application/json') =>
     app.inject({ method: 'POST', url: '/__admin/faults', headers: { ...ADMIN, 'content-type': contentType }, payload })
   const cases: Array<[string, number, string, Array<[string, string]>?]> = [
-    ['{"status": 700, "times": "2"}', 400, 'The request body is invalid: /status: must be at most 599; /times: must be an integer.',
-      [['/status', 'must be at most 599'], ['/times', 'must be an integer']]],
+    ['{"status": 700, "times": "2"}', 400, 'The request body is invalid: /status: must be a whole number from 400 to 599, not 700; /times: must be a whole number from 1 to 1000000, not "2".',
+      [['/status', 'must be a whole number from 400 to 599, not 700'], ['/times', 'must be a whole number from 1 to 1000000, not "2"']]],
     ['{"status": 503, "drop": true}', 400, 'The request body is invalid: /drop: cannot be combined with status: a request gets one answer.',
       [['/drop', 'cannot be combined with status: a request gets one answer']]],
     ['{"delay": {"min": 900, "max": 100}}', 400, 'The request body is invalid: /delay: must go from low to high, not from 900 to 100.',

@@ -4,8 +4,8 @@ import { runCommand } from '../helpers/cli-process.js'
 
 const BAD_SCHEDULE = JSON.stringify({ health: 'sleepy' })
 const BAD_FIXTURES = JSON.stringify({ cameras: 3 })
-const SCHEDULE_PROBLEM = (file: string) => `mock-nvr: Invalid schedule:\n  ${file}: /health: must be a state ({ "state": "offline", … }), a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })\n`
-const FIXTURES_PROBLEM = (file: string) => `mock-nvr: Invalid fixtures:\n  ${file}: /cameras: must be an array\n`
+const SCHEDULE_PROBLEM = (file: string) => `mock-nvr: Invalid schedule:\n  ${file}: /health: must be a state ({ "state": "offline", … }), a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … }), not "sleepy"\n`
+const FIXTURES_PROBLEM = (file: string) => `mock-nvr: Invalid fixtures:\n  ${file}: /cameras: must be an array, not 3\n`
 
 t.test('a bad flag and bad files are reported together, in one run, before anything listens', async t => {
   const dir = t.testdir({ 'schedule.json': BAD_SCHEDULE, 'site.json': BAD_FIXTURES })

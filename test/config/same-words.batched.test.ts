@@ -9,7 +9,8 @@ import type { ValueProblem } from '../../src/util/value-errors.js'
 import { line } from '../helpers/app.js'
 
 // The same mistakes in every file and body a user writes, the fleet file, a schedule file, a fixture file and an
-// admin call's body, told in the same words at each one's JSON path.
+// admin call's body, told in the same words at each one's JSON path: an unknown key, one a typo away from a known
+// one, broken JSON, a missing field, and a value of the wrong type (what it must be, then what was given).
 
 type Problems = Array<Pick<ValueProblem, 'path' | 'message'>>
 
@@ -20,6 +21,8 @@ interface Surface {
   near: [typo: string, meant: string]
   /** The good value with a field it needs taken out, and the path of that field. */
   missing: [Record<string, unknown>, string]
+  /** The good value with "fast" where a whole number goes, the path of that field, and what it must be. */
+  wrongType: [Record<string, unknown>, string, string]
   /** The problems of a text, as the surface reports them. */
   problems: (text: string) => Promise<Problems>
 }
@@ -44,24 +47,28 @@ const SURFACES: Record<string, Surface> = {
     good: { tokens: ['site-token'], devices: [{ name: 'a' }] },
     near: ['tokenz', 'tokens'],
     missing: [{ devices: [{ port: 9000 }] }, '/devices/0/name'],
+    wrongType: [{ tokens: ['site-token'], devices: [{ name: 'a', port: 'fast' }] }, '/devices/0/port', 'must be a whole number from 0 to 65535'],
     problems: async text => await fileProblems(text, readFleetFile)
   },
   'a schedule file': {
     good: { health: { pattern: 'flapping', up: 10, down: 10 } },
     near: ['helth', 'health'],
     missing: [{ health: { pattern: 'flapping', down: 10 } }, '/health/up'],
+    wrongType: [{ health: { pattern: 'flapping', up: 'fast', down: 10 } }, '/health/up', 'must be a whole number from 1 to 2147483647'],
     problems: async text => await fileProblems(text, async schedule => await loadDeviceSchedule({ schedule }))
   },
   'a fixture file': {
     good: data,
     near: ['camera', 'cameras'],
     missing: [{ ...data, counting_lines: [{ ...line(), name: undefined }] }, '/counting_lines/0/name'],
+    wrongType: [{ ...data, counting_lines: [{ ...line(), max_age: 'fast' }] }, '/counting_lines/0/max_age', 'must be a whole number'],
     problems: async text => await fileProblems(text, loadFixtures)
   },
   'an admin body': {
     good: data,
     near: ['counting_line', 'counting_lines'],
     missing: [{ ...data, counting_lines: [{ ...line(), name: undefined }] }, '/counting_lines/0/name'],
+    wrongType: [{ ...data, counting_lines: [{ ...line(), max_age: 'fast' }] }, '/counting_lines/0/max_age', 'must be a whole number'],
     problems: async text => {
       const response = await nvr.app.inject({ method: 'PUT', url: '/__admin/data', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, payload: text })
       return response.statusCode === 200 ? [] : (response.json() as { result: { problems: Problems } }).result.problems
@@ -75,7 +82,8 @@ const MISTAKES: Record<string, (surface: Surface) => [text: string, expected: Pr
   'a key one edit from a known one': ({ good, near: [typo, meant] }) =>
     [JSON.stringify({ ...good, [typo]: good[meant] ?? 1 }), [{ path: `/${typo}`, message: `is not a known field; did you mean "${meant}"?` }]],
   'broken JSON': () => [BROKEN, [{ path: '', message: 'is not valid JSON at line 3, column 1' }]],
-  'a missing field': ({ missing: [value, path] }) => [JSON.stringify(value), [{ path, message: 'is missing' }]]
+  'a missing field': ({ missing: [value, path] }) => [JSON.stringify(value), [{ path, message: 'is missing' }]],
+  'a wrong type': ({ wrongType: [value, path, wanted] }) => [JSON.stringify(value), [{ path, message: `${wanted}, not "fast"` }]]
 }
 
 t.test('each surface takes its good value', async t => {
@@ -89,8 +97,8 @@ for (const [mistake, make] of Object.entries(MISTAKES)) {
       const [text, expected] = make(surface)
       const problems = await surface.problems(text)
       t.strictSame(problems, expected, name)
-      // The words without the surface's own key names: one wording for all.
-      told.add(problems.map(problem => problem.message.replace(/"[^"]+"/g, '"KEY"')).join('\n'))
+      // The words without the surface's own key names and its field's range: one wording for all.
+      told.add(problems.map(problem => problem.message.replace(/"[^"]+"/g, '"KEY"').replace(/ from \d+ to \d+/, '')).join('\n'))
     }
     t.equal(told.size, 1, [...told].join(' | '))
   })

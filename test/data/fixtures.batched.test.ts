@@ -50,13 +50,13 @@ t.test('each schema problem names the file, the JSON path and what is wrong', as
   const bad = [
     ['a missing field', line(), (l: Record<string, unknown>) => { delete l.name }, '/counting_lines/0/name', 'is missing'],
     ['an unknown field', line(), (l: Record<string, unknown>) => { l.colour = 'red' }, '/counting_lines/0/colour', 'is not a known field'],
-    ['a wrong type', line(), (l: Record<string, unknown>) => { l.max_age = '30' }, '/counting_lines/0/max_age', 'must be an integer'],
-    ['a float max_age', line(), (l: Record<string, unknown>) => { l.max_age = 1.5 }, '/counting_lines/0/max_age', 'must be an integer'],
-    ['a wrong boolean', line(), (l: Record<string, unknown>) => { l.coalesce_entries = 'yes' }, '/counting_lines/0/coalesce_entries', 'must be true or false'],
-    ['a non-string name', line(), (l: Record<string, unknown>) => { l.name = null }, '/counting_lines/0/name', 'must be a string'],
+    ['a wrong type', line(), (l: Record<string, unknown>) => { l.max_age = '30' }, '/counting_lines/0/max_age', 'must be a whole number, not "30"'],
+    ['a float max_age', line(), (l: Record<string, unknown>) => { l.max_age = 1.5 }, '/counting_lines/0/max_age', 'must be a whole number, not 1.5'],
+    ['a wrong boolean', line(), (l: Record<string, unknown>) => { l.coalesce_entries = 'yes' }, '/counting_lines/0/coalesce_entries', 'must be true or false, not "yes"'],
+    ['a non-string name', line(), (l: Record<string, unknown>) => { l.name = null }, '/counting_lines/0/name', 'must be a string, not null'],
     ['an empty id', line(), (l: Record<string, unknown>) => { l.id = '' }, '/counting_lines/0/id', 'must not be empty'],
     ['a too long id', line(), (l: Record<string, unknown>) => { l.id = 'x'.repeat(1025) }, '/counting_lines/0/id', 'must be at most 1024 characters long'],
-    ['a malformed timestamp', line(), (l: Record<string, unknown>) => { l.created = '2024-05-01 08:30:00' }, '/counting_lines/0/created', 'must be a UTC timestamp like 2024-05-01T08:30:00.000Z'],
+    ['a malformed timestamp', line(), (l: Record<string, unknown>) => { l.created = '2024-05-01 08:30:00' }, '/counting_lines/0/created', 'must be a UTC timestamp like 2024-05-01T08:30:00.000Z, not "2024-05-01 08:30:00"'],
     ['an impossible timestamp', line(), (l: Record<string, unknown>) => { l.updated = '2024-02-30T10:00:00.000Z' }, '/counting_lines/0/updated', '"2024-02-30T10:00:00.000Z" is not a real date and time']
   ] as const
   for (const [what, base, spoil, path, message] of bad) {
@@ -69,11 +69,11 @@ t.test('each schema problem names the file, the JSON path and what is wrong', as
 
 t.test('the shape of the file itself is checked', async t => {
   const cases = [
-    [[], '', 'must be an object'],
-    [{ cameras: {} }, '/cameras', 'must be an array'],
+    [[], '', 'must be an object, not []'],
+    [{ cameras: {} }, '/cameras', 'must be an array, not {}'],
     [{ cameras: [{ id: 'a', name: 'x' }] }, '/cameras/0/name', 'is not a known field'],
     [{ lines: [] }, '/lines', 'is not a known field'],
-    [{ cameras: ['cam-1'] }, '/cameras/0', 'must be an object']
+    [{ cameras: ['cam-1'] }, '/cameras/0', 'must be an object, not "cam-1"']
   ] as const
   for (const [content, path, message] of cases) {
     const problems = await problemsOf(Promise.resolve().then(() => datasetFromData(content, 'data.json')))
@@ -180,7 +180,7 @@ t.test('one run reports every problem: each file in name order, then ids used tw
     'd.json': json({ cameras: [{ id: 'cam-yard' }] })
   })
   t.strictSame(await problemsOf(loadFixtures(dir)), [
-    { file: join(dir, 'b.json'), path: '/counting_lines/0/max_age', message: 'must be an integer' },
+    { file: join(dir, 'b.json'), path: '/counting_lines/0/max_age', message: 'must be a whole number, not "old"' },
     { file: join(dir, 'c.json'), path: '', message: 'is not valid JSON at line 1, column 2' },
     { file: join(dir, 'b.json'), path: '/counting_lines/0/id', message: 'line "gate-1" of camera "cam-yard" is already defined at a.json /counting_lines/0' },
     { file: join(dir, 'd.json'), path: '/cameras/0/id', message: 'camera "cam-yard" is already listed at b.json /cameras/0' }

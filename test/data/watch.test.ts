@@ -67,7 +67,7 @@ t.test('a reload reports an impossible date beside the schema\'s problems; hidde
   const rejected = nextReject(watcher)
   await saveFile(file, json({ counting_lines: [line({ created: '2024-02-30T10:00:00.000Z', max_age: 'old' as never })] }))
   const [error] = await rejected
-  t.match(error.message, `${file}: /counting_lines/0/max_age: must be an integer`)
+  t.match(error.message, `${file}: /counting_lines/0/max_age: must be a whole number, not "old"`)
   t.match(error.message, `${file}: /counting_lines/0/created: "2024-02-30T10:00:00.000Z" is not a real date and time`)
   t.notMatch(error.message, '.#a.json')
 })

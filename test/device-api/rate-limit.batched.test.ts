@@ -126,8 +126,8 @@ t.test('the limit changes at run time through the handle and the admin API, and 
   t.strictSame([await status(), await status(), await status()], [200, 200, 429])
 
   for (const [payload, problem] of [
-    [{ rateLimit: 0 }, '/rateLimit: must be a whole number from 1 to 1000000, or null to turn the limit off'],
-    [{ rateLimit: 1.5 }, '/rateLimit: must be a whole number from 1 to 1000000, or null to turn the limit off'],
+    [{ rateLimit: 0 }, '/rateLimit: must be a whole number from 1 to 1000000, or null to turn the limit off, not 0'],
+    [{ rateLimit: 1.5 }, '/rateLimit: must be a whole number from 1 to 1000000, or null to turn the limit off, not 1.5'],
     [{}, '/rateLimit: is missing'],
     [{ rateLimit: 1, burst: 3 }, '/burst: is not a known field']
   ] as const) {

@@ -36,7 +36,7 @@ t.test('/__admin/devices/{name}/… gives each device the admin verbs of a singl
   t.equal((await fleet.app.inject({ method: 'HEAD', url: '/__admin/devices/nvr-001/requests/stream', headers: ADMIN })).headers['content-type'], 'text/event-stream; charset=utf-8')
 
   t.match(await admin('GET', '/__admin/devices/nvr-404/faults'), { status: 404, result: { errorCode: 'DEVICE_NOT_FOUND', errorMessage: 'No device of the fleet is named "nvr-404".' } })
-  t.match(await admin('POST', '/__admin/devices/nvr-001/faults', { status: 99 }), { status: 400, result: { errorCode: 'INVALID_BODY', problems: [{ path: '/status', message: 'must be at least 400' }] } })
+  t.match(await admin('POST', '/__admin/devices/nvr-001/faults', { status: 99 }), { status: 400, result: { errorCode: 'INVALID_BODY', problems: [{ path: '/status', message: 'must be a whole number from 400 to 599, not 99' }] } })
   const refused = await fleet.app.inject({ url: '/__admin/devices' })
   t.equal(refused.statusCode, 401)
   t.equal((await fleet.app.inject({ url: '/__admin/devices/nvr-001/faults' })).statusCode, 401)

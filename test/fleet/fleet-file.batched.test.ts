@@ -18,6 +18,7 @@ t.test('a fleet file\'s problems are each named by file, JSON path and what is w
   t.equal((await refusal(t, '{"devices": 3, "generate": "1x1", "fixtures": "."}')).message,
     'Invalid fleet file:\n  FILE: /generate: cannot be combined with fixtures: generated data is served instead of fixture files\n  FILE: /devices: must be an array, not 3')
   t.equal((await refusal(t, '[]')).message, 'Invalid fleet file:\n  FILE: must be an object: { "devices": [ … ] }')
+  t.equal((await refusal(t, '{"now": 1, "devices": [{"name": "a"}]}')).message, 'Invalid fleet file:\n  FILE: /now: is not a known field', 'an option the library retired is no field of a file')
   const several = (await refusal(t, '{"devices": [{"name": "a b", "port": 70000, "colour": 1}], "tokens": [""]}')).message
   for (const path of ['/devices/0/name', '/devices/0/port', '/devices/0/colour', '/tokens/0']) t.match(several, `FILE: ${path}: `)
   t.equal((await refusal(t, JSON.stringify({ devices: [{ name: 'a', port: 9001 }, { name: 'a', port: 9001 }] }))).message,
@@ -46,7 +47,7 @@ t.test('a file with six mistakes reports all six in one run, each with its JSON 
     '  FILE: /devices/2/rateLimit: must be a whole number from 1 to 1000000, not 0',
     '  FILE: /devices/0/latency: must go from low to high, not from 800 to 100',
     "  FILE: /devices/3/generate: must be CAMERASxLINES, e.g. 100x20, not 'ten'",
-    '  FILE: /devices/3/health/state: must be one of "online", "offline", "unreachable", "rebooting", "slow"',
+    '  FILE: /devices/3/health/state: must be one of "online", "offline", "unreachable", "rebooting", "slow", not "asleep"',
     `  FILE: /devices/1/fixtures: "missing-folder" (${folder}/missing-folder): no such file or folder`
   ].join('\n'))
 })

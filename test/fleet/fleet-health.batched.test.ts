@@ -103,9 +103,9 @@ t.test('health and drift in a fleet file, per device and as a default; problems 
   await t.rejects(readFleetFile(join(dir, 'bad.json')), {
     message: [
       'Invalid fleet file:',
-      `  ${join(dir, 'bad.json')}: /health/up: must be at least 1`,
+      `  ${join(dir, 'bad.json')}: /health/up: must be a whole number from 1 to 2147483647, not 0`,
       `  ${join(dir, 'bad.json')}: /devices/0/health/1/at: must come after the previous step's at (5), not 1`,
-      `  ${join(dir, 'bad.json')}: /devices/1/health/state: must be one of "online", "offline", "unreachable", "rebooting", "slow"`
+      `  ${join(dir, 'bad.json')}: /devices/1/health/state: must be one of "online", "offline", "unreachable", "rebooting", "slow", not "asleep"`
     ].join('\n')
   })
   const fleet = await fleetOf(t, { ...defaults, devices })

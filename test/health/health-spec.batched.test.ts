@@ -20,10 +20,10 @@ t.test('each state takes its own fields', async t => {
 })
 
 t.test('impossible states are refused, naming the field', async t => {
-  t.strictSame(problems(() => parseHealthSpec(null)), [': must be an object'])
+  t.strictSame(problems(() => parseHealthSpec(null)), [': must be an object, not null'])
   t.strictSame(problems(() => parseHealthSpec({})), ['/state: is missing'])
-  t.strictSame(problems(() => parseHealthSpec({ state: 'asleep' })), ['/state: must be one of "online", "offline", "unreachable", "rebooting", "slow"'])
-  t.strictSame(problems(() => parseHealthSpec({ state: 'offline', for: -1 })), ['/for: must be at least 1'])
+  t.strictSame(problems(() => parseHealthSpec({ state: 'asleep' })), ['/state: must be one of "online", "offline", "unreachable", "rebooting", "slow", not "asleep"'])
+  t.strictSame(problems(() => parseHealthSpec({ state: 'offline', for: -1 })), ['/for: must be a whole number from 1 to 2147483647, not -1'])
   t.strictSame(problems(() => parseHealthSpec({ state: 'rebooting', down: 10 })), ['/starting: is missing'])
   t.strictSame(problems(() => parseHealthSpec({ state: 'rebooting', down: 10, starting: 10, for: 5 })), ['/for: is not a known field'])
   t.strictSame(problems(() => parseHealthSpec({ state: 'slow', latency: 500, growth: { perMinute: 10, max: 100 } })), ['/growth/max: must be at least the latency (500), not 100'])
@@ -41,14 +41,14 @@ t.test('a health takes a state, steps or a pattern; a state is the one step at 0
 
 t.test('impossible healths are refused, each problem under the path given', async t => {
   const refused = (health: unknown) => problemsOfHealth(health, '/health').map(({ path, message }) => `${path}: ${message}`)
-  t.strictSame(refused(3), ['/health: must be a state ({ "state": "offline", … }), a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … })'])
+  t.strictSame(refused(3), ['/health: must be a state ({ "state": "offline", … }), a list of steps ({ "at", "state", … }) or a pattern ({ "pattern": "flapping" | "reboot", … }), not 3'])
   t.strictSame(refused({}), ['/health/pattern: is missing'])
-  t.strictSame(refused({ state: 'asleep' }), ['/health/state: must be one of "online", "offline", "unreachable", "rebooting", "slow"'])
-  t.strictSame(refused({ pattern: 'wobble' }), ['/health/pattern: must be "flapping" or "reboot"'])
-  t.strictSame(refused({ pattern: 'flapping', up: 0, down: 10 }), ['/health/up: must be at least 1'])
+  t.strictSame(refused({ state: 'asleep' }), ['/health/state: must be one of "online", "offline", "unreachable", "rebooting", "slow", not "asleep"'])
+  t.strictSame(refused({ pattern: 'wobble' }), ['/health/pattern: must be "flapping" or "reboot", not "wobble"'])
+  t.strictSame(refused({ pattern: 'flapping', up: 0, down: 10 }), ['/health/up: must be a whole number from 1 to 2147483647, not 0'])
   t.strictSame(refused({ pattern: 'flapping', up: 10, down: 10, phase: 20 }), ['/health/phase: must be less than the cycle (20 ms), not 20'])
   t.strictSame(refused({ pattern: 'reboot', every: 1000, down: 600, starting: 400 }), ['/health/every: must be longer than down + starting (1000 ms), not 1000'])
   t.strictSame(refused([{ at: 0, state: 'offline' }, { at: 0, state: 'online' }, { state: 'slow' }]), ['/health/2/at: is missing', '/health/2/latency: is missing'])
   t.strictSame(refused([{ at: 10, state: 'offline' }, { at: 5, state: 'online' }]), ['/health/1/at: must come after the previous step\'s at (10), not 5'])
-  t.strictSame(refused([{ at: -1, state: 'offline' }]), ['/health/0/at: must be at least 0'])
+  t.strictSame(refused([{ at: -1, state: 'offline' }]), ['/health/0/at: must be a whole number from 0 to 2147483647, not -1'])
 })

@@ -238,7 +238,7 @@ t.test('the handle refuses what it cannot do, in words', async t => {
 })
 
 t.test('a bad health option names the field', async t => {
-  await t.rejects(startMockNvr({ data: DATA, health: { state: 'offline', for: 0 } as never }), new OptionsError('option health.for must be at least 1'))
+  await t.rejects(startMockNvr({ data: DATA, health: { state: 'offline', for: 0 } as never }), new OptionsError('option health.for must be a whole number from 1 to 2147483647, not 0'))
   await t.rejects(startMockNvr({ data: DATA, health: [{ at: 5, state: 'online' }, { at: 1, state: 'offline' }] }), new OptionsError('option health[1].at must come after the previous step\'s at (5), not 1'))
   await t.rejects(startMockNvr({ data: DATA, health: { pattern: 'flapping', up: 10, down: 10, phase: 30 } }), new OptionsError('option health.phase must be less than the cycle (20 ms), not 30'))
 })

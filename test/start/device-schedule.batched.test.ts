@@ -30,8 +30,8 @@ t.test('a bad schedule file is named with its JSON path and problem', async t =>
     'Invalid schedule:',
     `  ${file}: /colour: is not a known field`,
     `  ${file}: /drift: must be a whole number from 1 to 2147483647, not 0`,
-    `  ${file}: /health/0/for: must be at least 1`,
-    `  ${file}: /health/1/state: must be one of "online", "offline", "unreachable", "rebooting", "slow"`
+    `  ${file}: /health/0/for: must be a whole number from 1 to 2147483647, not -1`,
+    `  ${file}: /health/1/state: must be one of "online", "offline", "unreachable", "rebooting", "slow", not "dozing"`
   ].join('\n'))
   await refused('[]', `Invalid schedule:\n  ${file}: must be an object: { "health": …, "drift": MS }`)
 })

@@ -46,7 +46,7 @@ t.test('a target that echoes the token: no form of it in the report, its text, i
   t.ok(report.violations.some(violation => violation.line === '[token]'), 'a line id that is the token')
   t.ok(report.violations.some(violation => violation.path === '/content/0/[token]'), 'a field name that is the token')
   t.ok(report.violations.some(violation => violation.request.endsWith('/counting_lines/[token]')), 'a request path holding it percent-encoded')
-  t.ok(report.violations.some(violation => violation.problem === 'must be an integer, not "[token]"'), 'a value holding it JSON-escaped')
+  t.ok(report.violations.some(violation => violation.problem === 'must be a whole number, not "[token]"'), 'a value holding it JSON-escaped')
   t.ok(report.differences.some(difference => difference.device.headers['www-authenticate'] === 'Bearer token="[token]"'), 'a header')
   for (const [name, output] of [['report', JSON.stringify(report)], ['text', renderReport(report)], ['junit', renderJunit(report, { strict: true })]] as const) {
     t.strictSame(leaks(output), [], name)
