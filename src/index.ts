@@ -13,6 +13,7 @@ export type { HealthReport } from './health/device-health.js'
 export { startMockFleet, type MockFleet } from './fleet/start-mock-fleet.js'
 /** What startMockFleet takes: the options every device shares, and count or devices, exactly one of them. */
 export type { FleetOptions, FleetSharedOptions, FleetDevices, FleetDeviceOptions, DeviceSettings } from './fleet/fleet-options.js'
+export type { FleetOption, SettingKey } from './config/settings.js'
 /** An entry of a fleet's journal: the device's name and the request. */
 export type { FleetJournalEntry, ListedDevice } from './admin-api/fleet-routes.js'
 /** The Fastify app without listening, for `inject()`. */
@@ -21,8 +22,8 @@ export { buildApp, type AppDependencies } from './app/build-app.js'
 export { openApiDocument } from './start/openapi-document.js'
 export type { OpenApiDocument } from './openapi/examples.js'
 /**
- * The options of one device, as startMockNvr takes them (its StartOptions add `proxy` and `now`, the rate limit's
- * clock) and as a fleet's devices share them.
+ * The options of one device, as startMockNvr takes them (its StartOptions add `proxy`) and as a fleet's devices
+ * share them.
  */
 export type { MockNvrOptions } from './config/options.js'
 /** A fleet's shard, `K/N`: the K-th of N slices of its devices. */

@@ -19,7 +19,7 @@ export interface AdminApiOptions {
   streamLimits?: Partial<JournalStreamLimits>
   /**
    * The admin API shares the device's port (a single mock-nvr): a state that would close the port for good is
-   * refused, since the admin API could not end it (see health-routes.ts).
+   * refused, since the admin API could not end it (see device-health-rules.ts).
    */
   sharesDevicePort?: boolean
   /** The device's clock, when moved by hand at /__admin/clock; the real one when absent. */

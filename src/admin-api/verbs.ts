@@ -18,7 +18,7 @@ export interface AdminCall {
 export interface VerbInput {
   body: unknown
   params: Readonly<Record<string, string>>
-  /** Whether the admin API shares the device's port, and on which clock (health-routes.ts says why it matters). */
+  /** Whether the admin API shares the device's port, and on which clock (device-health-rules.ts says why it matters). */
   sharedPortClock: SharedPortClock
 }
 

@@ -33,7 +33,7 @@ export function checkEveryRequestOf (roleOfRequest: RoleOfRequest, guardArea: Ar
       return
     }
     const answer = guardArea(request.url, request.headers.authorization, device.area) ?? refusal
-    if (isUnder(request.url, API_PREFIX)) afterWait(device, request.log, refusalPlan(device, answer), () => done(answer))
+    if (isUnder(request.url, API_PREFIX)) afterWait(request, device, refusalPlan(device, answer), () => done(answer))
     else done(answer)
   }
 }
@@ -52,6 +52,6 @@ export function answerFrameworkErrorOf (roleOfRequest: RoleOfRequest, guardArea:
       device.recorder.refusedBeforeRouting(request, reply.statusCode, plan?.waitMs ?? 0)
     }
     if (plan === undefined) answer()
-    else afterWait(device, request.log, plan, answer)
+    else afterWait(request, device, plan, answer)
   }
 }

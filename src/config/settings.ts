@@ -78,7 +78,8 @@ export const SETTINGS = {
   data: { noFlag: 'data in memory is the library\'s: --fixtures names the files to serve', notForProxy: TARGETS_OWN, verb: 'use' },
 } as const satisfies { readonly [Key in keyof GivenOptions | 'data']-?: SettingRow }
 
-type SettingKey = keyof typeof SETTINGS
+/** The key of a setting: an option's, or `data`. */
+export type SettingKey = keyof typeof SETTINGS
 
 /** The settings in the table's order, each with its row. */
 export const SETTING_ROWS = Object.entries(SETTINGS) as ReadonlyArray<[SettingKey, SettingRow]>

@@ -9,6 +9,8 @@ export interface RecordedRequest {
   params: unknown
   injectedFault?: string | null
   contractViolations?: number | null
+  /** The journal's generation when a request began to wait; one answered after a clear() is not the new journal's. */
+  journalGeneration?: number
 }
 
 /** One request mock-nvr answered (or dropped), as the journal reports it. */
@@ -65,6 +67,7 @@ export class RequestJournal {
   readonly listeners = new Listeners<[entry: JournalEntry, seq: number]>()
 
   readonly #now: () => number
+  #generation = 0
 
   /** `now` is the device's clock, in milliseconds since the epoch: a manual clock's time is the journal's too. */
   constructor (capacity = DEFAULT_JOURNAL_SIZE, now: () => number = Date.now) {
@@ -81,6 +84,7 @@ export class RequestJournal {
   record (request: RecordedRequest, status: number, durationMs: number): void {
     const url = request.url
     if (this.capacity === 0 || url.startsWith(ADMIN_PREFIX)) return
+    if (request.journalGeneration !== undefined && request.journalGeneration !== this.#generation) return
     const slot = this.#next
     // Only before the ring first wraps: from then on every slot exists.
     if (slot === this.#slots) this.#grow()
@@ -123,7 +127,13 @@ export class RequestJournal {
     this.#slots = slots
   }
 
+  /** How many times the journal was cleared: a request held across a clear() belongs to the journal before it. */
+  get generation (): number {
+    return this.#generation
+  }
+
   clear (): void {
+    this.#generation++
     this.#next = 0
     this.#size = 0
     this.#total = 0

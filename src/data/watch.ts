@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { prepareServedData, type DataStore } from './data-store.js'
 import { describeDiff, diffDatasets, type DatasetDiff } from './dataset-diff.js'
 import { loadFixtures } from './fixtures.js'
+import type { Dataset } from './dataset.js'
 import { FixtureError } from '../errors/errors.js'
 
 /** Quiet time after the last change before reloading: an editor's save is often several writes. */
@@ -36,6 +37,8 @@ interface WatchEvents {
 export class FixtureWatcher extends EventEmitter<WatchEvents> {
   readonly #path: string
   readonly #stores: readonly DataStore[]
+  // What the files held at the last good load: what a reload says has changed.
+  #loaded: Dataset
   readonly #log: FastifyBaseLogger
   readonly #watcher: FSWatcher
   #timer: NodeJS.Timeout | undefined
@@ -46,6 +49,7 @@ export class FixtureWatcher extends EventEmitter<WatchEvents> {
     super()
     this.#path = path
     this.#stores = stores
+    this.#loaded = (stores[0] as DataStore).current.dataset
     this.#log = log
     const isFolder = statSync(path).isDirectory()
     const ownName = basename(path)
@@ -93,8 +97,9 @@ export class FixtureWatcher extends EventEmitter<WatchEvents> {
       this.#refuse(error as Error)
       return
     }
-    // What the files held before: every store of them was given the same data at start and at each reload.
-    const diff = diffDatasets((this.#stores[0] as DataStore).current.dataset, dataset)
+    // What the files held before, whatever a device serves meanwhile (use(), drift).
+    const diff = diffDatasets(this.#loaded, dataset)
+    this.#loaded = dataset
     // The files now hold the start-up data: a reset returns to them, not to what they held at start.
     const served = prepareServedData(dataset)
     for (const store of this.#stores) store.rebase(served)

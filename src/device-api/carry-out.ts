@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
 import { operationAtRoute } from '../contract/paths.js'
 import type { Device } from '../device/device.js'
@@ -11,6 +11,8 @@ declare module 'fastify' {
     injectedFault: string | null
     /** How the device answers this request, once the pipeline has decided; null before, and outside /nvr/v1. */
     plan: Plan | null
+    /** The journal's generation when the request began to wait; set only on a request that waits. */
+    journalGeneration?: number
   }
 }
 
@@ -27,15 +29,16 @@ export function apiRequestOf (request: FastifyRequest): ApiRequest {
 }
 
 /** Runs `then` once the plan's wait has passed (at once when it has none), on the device's clock. */
-export function afterWait (device: Device, log: FastifyBaseLogger, plan: Plan, then: () => void): void {
+export function afterWait (request: FastifyRequest, device: Device, plan: Plan, then: () => void): void {
   if (plan.waitMs === 0) {
     then()
     return
   }
+  const log = request.log
   // A dev loop that forgot its clock is manual sees why a request hangs.
   if (device.clock.manual) log.info({ delayMs: plan.waitMs, fault: plan.fault }, `answer held by the manual clock until it moves ${plan.waitMs} ms on (POST /__admin/clock)`)
   else log.debug({ delayMs: plan.waitMs, fault: plan.fault }, 'answer delayed')
-  device.faultControl.wait(plan.waitMs, then)
+  device.wait(request, plan.waitMs, then)
 }
 
 /**
@@ -48,7 +51,7 @@ export function carryOut (plan: Plan, request: FastifyRequest, reply: FastifyRep
   request.plan = plan
   const { headers } = plan
   for (let index = 0; index < headers.length; index += 2) reply.header(headers[index] as string, headers[index + 1])
-  afterWait(request.device, request.log, plan, () => {
+  afterWait(request, request.device, plan, () => {
     const { outcome } = plan
     if (outcome.kind === 'drop') {
       dropConnection(request, reply)

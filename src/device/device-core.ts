@@ -2,7 +2,7 @@ import type { DataStore } from '../data/data-store.js'
 import type { Fault } from '../control/faults/fault-spec.js'
 import { FaultControl, type FaultControlOptions } from '../control/faults/fault-control.js'
 import { datasetFromData, type Dataset } from '../data/dataset.js'
-import { RequestJournal, type JournalEntry } from '../control/journal.js'
+import { RequestJournal, type JournalEntry, type RecordedRequest } from '../control/journal.js'
 import { RequestRecorder } from '../control/request-recorder.js'
 import { DeviceEvents } from '../control/device-events.js'
 import { RateLimitSchema, ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
@@ -178,13 +178,19 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
     return !this.faultControl.active && !this.rateLimiter.active
   }
 
-  /** Runs `then` once `ms` have passed on the device's clock: a plan's wait. */
-  wait (ms: number, then: () => void): void {
+  /**
+   * Runs `then` once `ms` have passed on the device's clock: a plan's wait. The request is marked with the
+   * journal's generation, so one still waiting when the journal is reset is not recorded in the new one.
+   */
+  wait (request: Pick<RecordedRequest, 'journalGeneration'>, ms: number, then: () => void): void {
+    request.journalGeneration = this.journal.generation
     this.faultControl.wait(ms, then)
   }
 
   /** Back to the start: the start-up data, scoped tokens and rate limit, no faults, an empty journal, the random delays' sequence from its start. */
   reset (): void {
+    // A manual clock nobody moves would answer a held request after the reset, as if it had come after it.
+    if (this.clock.manual) this.faultControl.release()
     this.store.reset()
     this.faultControl.reset()
     this.journal.clear()

@@ -7,9 +7,9 @@ export interface HandleClock {
   readonly manual: boolean
   /** Milliseconds since the epoch, by this clock. */
   now: () => number
-  /** Moves a manual clock on by `ms`, running every change due on the way; resolves once the ports follow. Throws ClockError on the real clock. */
+  /** Moves a manual clock on by `ms`, running every change and answering every held request due on the way; resolves once the ports (a server's) follow. Throws ClockError on the real clock. */
   advance: (ms: number) => Promise<void>
-  /** Timers waiting on a manual clock (a change of health, a drift edit, a slow answer); 0 on the real one. */
+  /** Waits on a manual clock (a change of health, a drift edit, a request held by latency, a delay or a slow state); 0 on the real one. */
   readonly pending: number
 }
 

@@ -1,3 +1,4 @@
+import type { VerifyReport } from './target-report.js'
 import { THROWN_ERROR_CODES, type ErrorCode } from './catalogue.js'
 import { formatValueProblem, type ValueProblem } from '../util/value-errors.js'
 
@@ -95,7 +96,6 @@ export class ScheduleFileError extends ProblemsError<FileProblem> {
   }
 }
 
-/** A command line or environment the CLI cannot use: the message is the one line it prints. */
 /**
  * Options that cannot be used; the message names each option by its key, as the caller passed it, one line a
  * problem (config/option-problems.ts words them).
@@ -123,22 +123,18 @@ export class ClockError extends MockNvrError {
   }
 }
 
-/** What a refused recording's report holds at the least: the contract's violations. */
-export interface RefusedReport {
-  readonly violations: readonly unknown[]
-}
-
 /** A recording refused because the target breaks the contract; `report` says what and where, as verify does. */
-export class RecordRefusedError<Report extends RefusedReport = RefusedReport> extends MockNvrError {
-  readonly report: Report
+export class RecordRefusedError extends MockNvrError {
+  readonly report: VerifyReport
 
-  constructor (report: Report) {
+  constructor (report: VerifyReport) {
     super(THROWN_ERROR_CODES.RecordRefusedError, `the target breaks the contract (${report.violations.length} violation${report.violations.length === 1 ? '' : 's'}): nothing recorded`)
     this.name = 'RecordRefusedError'
     this.report = report
   }
 }
 
+/** A command line or environment the CLI cannot use: the message is the one line it prints. */
 export class UsageError extends MockNvrError {
   constructor (message: string) {
     super(THROWN_ERROR_CODES.UsageError, message)

@@ -64,12 +64,13 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
   })
   try {
     if (input.manifest !== undefined) await writeFleetManifest(input.manifest, roster, toServe)
+    logStart(app, plans, controlUrl, shared.adminToken !== undefined)
+    await logsWritten(logger)
   } catch (error) {
+    // Never half started: whatever listens is closed.
     await served.close()
     throw error
   }
-  logStart(app, plans, controlUrl, shared.adminToken !== undefined)
-  await logsWritten(logger)
   const handles = roster.entries.map(entry => ({ ...deviceHandle(app, entry, tls?.cert), clock: served.clock }))
   const byName = new Map(handles.map((handle, index) => [(plans[index] as DevicePlan).name, handle]))
   return {

@@ -30,8 +30,10 @@ export async function answer (request: Request, context: AnswerContext): Promise
   request.headers.forEach((value, name) => { headers[name] = value })
   const method = request.method
   const cors = context.cors.headersFor(headers.origin)
+  // The journal's generation when the request began to wait, if it waited: one reset meanwhile is not recorded.
+  const waited: { journalGeneration?: number } = {}
   const record = (status: number, params: Record<string, string>, fault: string | null): void => {
-    const recorded = { method, url, params, injectedFault: fault }
+    const recorded = { method, url, params, injectedFault: fault, ...waited }
     if (status === 0) context.recorder.dropped(recorded, performance.now() - start)
     else context.recorder.answered(recorded, 'msw', status, performance.now() - start)
   }
@@ -39,7 +41,7 @@ export async function answer (request: Request, context: AnswerContext): Promise
   if (hasMalformedEncoding(url)) {
     const admission = context.tokens.admit(headers.authorization)
     const plan = refusal(context, typeof admission === 'string' ? apiErrors.unauthorized(admission) : apiErrors.badUrl())
-    return await carriedOut(plan, context, method, cors, answered => record(answered, {}, null))
+    return await carriedOut(plan, context, waited, method, cors, answered => record(answered, {}, null))
   }
   const match = matchOperation(url, decodeURIComponent)
   const params = match?.params ?? wildcardParams(url)
@@ -48,12 +50,12 @@ export async function answer (request: Request, context: AnswerContext): Promise
     return { status: 204, headers: [...cors, ...preflightHeaders(headers['access-control-request-headers']), 'content-length', '0'], body: '' }
   }
   const plan = decide(context, { method, authorization: headers.authorization, prefer: undefined, operation: match?.row, params })
-  return await carriedOut(plan, context, method, cors, status => record(status, params, plan.fault))
+  return await carriedOut(plan, context, waited, method, cors, status => record(status, params, plan.fault))
 }
 
 /** The plan carried out: after its wait, the answer it makes (recorded), or undefined for a dropped connection. */
-async function carriedOut (plan: Plan, device: AnswerContext, method: string, cors: readonly string[], record: (status: number) => void): Promise<Answer | undefined> {
-  if (plan.waitMs > 0) await new Promise<void>(resolve => { device.wait(plan.waitMs, resolve) })
+async function carriedOut (plan: Plan, device: AnswerContext, waited: { journalGeneration?: number }, method: string, cors: readonly string[], record: (status: number) => void): Promise<Answer | undefined> {
+  if (plan.waitMs > 0) await new Promise<void>(resolve => { device.wait(waited, plan.waitMs, resolve) })
   const { outcome } = plan
   if (outcome.kind === 'drop') {
     record(0)

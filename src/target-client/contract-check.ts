@@ -5,18 +5,9 @@ import { describeValueError, valueErrors } from '../util/value-errors.js'
 import { CountingLineSchema, type CountingLine } from '../contract/schemas.js'
 import { parseBody } from './answer-shape.js'
 import type { TargetAnswer } from './target-client.js'
+import type { Violation } from '../errors/target-report.js'
 
-/** One way the target breaks the contract: where (camera, line, request, JSON path) and what. */
-export interface Violation {
-  camera: string
-  /** The line's id, `#3` for the fourth line when it has no usable id, or null for the whole answer. */
-  line: string | null
-  /** Method and path, e.g. `GET /nvr/v1/cameras/cam-1/counting_lines`. */
-  request: string
-  /** JSON Pointer into the answer's body; '' for the answer as a whole. */
-  path: string
-  problem: string
-}
+export type { Violation }
 
 /** Where an answer being checked came from, and how to keep the token out of what is reported. */
 export interface CheckContext {

@@ -1,23 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { describeShape, shapeOf } from '../target-client/answer-shape.js'
+import type { Observation } from '../errors/target-report.js'
 
-/** What an answer to an unspecified case looks like, reduced to what a client acts on. */
-export interface Observation {
-  /** The status, or null when no answer came. */
-  status: number | null
-  /** The headers that matter, by lower-case name; only those sent. */
-  headers: Record<string, string>
-  /**
-   * What the body is: 'error envelope' (success false, httpCode equal to the status), 'error envelope,
-   * httpCode N' (another code), 'success envelope', 'other JSON', 'not JSON: "its first characters…"',
-   * 'empty', or 'no answer: why'; then any envelope members the seed does not show, and a byte-order mark.
-   */
-  envelope: string
-  /** An error envelope's errorCode, quoted as sent, or '(none)'. */
-  errorCode?: string
-  /** What an error envelope's errorMessage is: 'a string', 'an empty string', '(none)', '(none); "message" instead', … */
-  errorMessage?: string
-}
+export type { Observation }
 
 /** The headers compared between the target and mock-nvr. */
 export const HEADERS_THAT_MATTER = [

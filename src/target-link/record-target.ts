@@ -3,7 +3,6 @@ import type { FixtureData } from '../contract/schemas.js'
 import { TargetRun } from './target-run.js'
 import type { TargetLinkOptions } from '../target-client/target-connection.js'
 import { readTarget } from './read-target.js'
-import type { VerifyReport } from './verify-target.js'
 import { RecordRefusedError } from '../errors/errors.js'
 
 /** What a recording holds, with the cameras whose list mock-nvr will serve as the same JSON in other bytes. */
@@ -30,7 +29,7 @@ export async function recordWithNotes (options: TargetLinkOptions): Promise<Reco
     const cameras = [...new Set(options.cameras)]
     const reading = await readTarget(run, cameras)
     if (reading.violations.length > 0) {
-      throw new RecordRefusedError<VerifyReport>(run.redactAll({ target: run.target, time, cameras, probedCamera: null, violations: reading.violations, differences: [] }))
+      throw new RecordRefusedError(run.redactAll({ target: run.target, time, cameras, probedCamera: null, violations: reading.violations, differences: [] }))
     }
     const reformatted = reading.cameras
       .filter(camera => !new ServedCamera(camera.validLines).listBody.equals(camera.listBody as Buffer))

@@ -1,36 +1,15 @@
 import type { CameraLines } from '../data/dataset.js'
-import type { Violation } from '../target-client/contract-check.js'
+import type { Difference, Observation, VerifyReport } from '../errors/target-report.js'
+
+export type { Difference, VerifyReport }
 import { NoAnswerError } from '../target-client/target-client.js'
 import { TargetRun } from './target-run.js'
 import type { TargetLinkOptions } from '../target-client/target-connection.js'
 import { MockAnswers } from './mock-answers.js'
-import { noAnswer, observe, sameObservation, type Observation } from './observation.js'
+import { noAnswer, observe, sameObservation } from './observation.js'
 import { buildProbes, probeHeaders, type ProbeData } from './probe-cases.js'
 import { readTarget, type CameraReading, type ReadDeparture } from './read-target.js'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
-
-/** A case the spec leaves open where the target answers otherwise than mock-nvr decided to. */
-export interface Difference {
-  case: string
-  /** Method and path of the request both were asked. */
-  request: string
-  /** The target's answer: the JSON report has always named it device, and scripts read it by that name. */
-  device: Observation
-  mock: Observation
-}
-
-/** What verify found: contract violations, and differences from mock-nvr's decisions. */
-export interface VerifyReport {
-  /** The target's base URL. */
-  target: string
-  /** When the run started, as an ISO timestamp. */
-  time: string
-  cameras: string[]
-  /** The camera the unspecified cases were asked on (the first that answered its list); null when none did, so none were compared. */
-  probedCamera: string | null
-  violations: Violation[]
-  differences: Difference[]
-}
 
 /**
  * Checks the target, a real NVR (or any implementation of the API), against the contract, and compares its answers to

@@ -56,7 +56,7 @@ t.test('a schedule that starts offline: the ready line says so, and the process 
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
   const exit = once(child, 'exit').then(([code]) => code as number | null)
-  await until('the ready line', () => stdout.includes('\n'))
+  await until('the ready line', () => /^mock-nvr ready at .*\n/m.test(stdout))
   t.match(stdout, /^mock-nvr ready at http:\/\/127\.0\.0\.1:\d+: the device starts offline, by its schedule, and refuses connections until its health changes$/m)
   t.notMatch(stdout, /listening on/, 'no line promises a port that refuses')
   // Nothing listens and no timer of the schedule waits: only the mock itself may hold the process. Asked once

@@ -125,3 +125,28 @@ t.test('a slow device\'s answers wait on the manual clock', async t => {
   await nvr.clock.advance(1)
   t.equal((await held.answer).status, 200)
 })
+
+t.test('a reset on the manual clock lets held requests go, and none of them lands in the journal after it', async t => {
+  const nvr = await manual(t, { latency: 100 })
+  const held = send(`${nvr.url}${LIST}`)
+  await untilPending(nvr.clock, 1, 'the latency of a list')
+  await nvr.reset()
+  t.equal((await held.answer).status, 200, 'answered at the reset, not after the next move of the clock')
+  t.equal(nvr.clock.pending, 0)
+  await nvr.clock.advance(100)
+  t.strictSame(nvr.requests(), [], 'the journal after the reset holds nothing of before it')
+})
+
+t.test('the MSW handlers\' reset on the manual clock lets held requests go, outside the new journal', async t => {
+  const { createNvrHandlers } = await import('../../src/msw/index.js')
+  const { setupServer } = await import('msw/node')
+  const handlers = createNvrHandlers({ baseUrl: 'http://nvr.test', latency: 100, clock: 'manual' })
+  const worker = setupServer(...handlers.handlers)
+  worker.listen({ onUnhandledRequest: 'error' })
+  t.teardown(() => worker.close())
+  const held = send('http://nvr.test/nvr/v1/cameras/cam-security-exit/counting_lines')
+  await untilPending(handlers.clock, 1, 'the handlers\' latency')
+  handlers.reset()
+  t.equal((await held.answer).status, 200)
+  t.strictSame(handlers.requests(), [])
+})

@@ -1,6 +1,6 @@
 // Read by the type check (tsc --noEmit, in npm test), never run: what a test author's code may say to the library,
 // and what the types must refuse before it runs. Each @ts-expect-error line must be an error, or tsc fails.
-import { startMockFleet, startMockNvr, type DeviceEvent, type FleetOptions, type HandleClock, type MockNvr, type MockNvrOptions, type StartOptions } from '../../src/index.js'
+import { RecordRefusedError, startMockFleet, startMockNvr, type DeviceEvent, type FleetOptions, type HandleClock, type MockNvr, type MockNvrOptions, type StartOptions } from '../../src/index.js'
 
 export async function fleetOptions (): Promise<void> {
   await startMockFleet({ count: 2, seed: 3 })
@@ -57,4 +57,10 @@ export function refused (event: DeviceEvent): void {
     // @ts-expect-error: only a port taken names its port
     console.log(event.port.toFixed())
   }
+}
+
+/** recordTarget's refusal carries verifyTarget's report, typed as such. */
+export function refusedTarget (error: unknown): string | undefined {
+  if (error instanceof RecordRefusedError) return `${error.report.target}: ${error.report.violations.length}`
+  return undefined
 }

@@ -110,11 +110,12 @@ export class FaultControl {
   release (): void {
     const held = this.#held
     if (held === undefined) return
-    for (const request of held) {
+    const letGo = [...held]
+    held.clear()
+    for (const request of letGo) {
       this.#clock.clearTimer(request.timer as ClockTimer)
       request.resume()
     }
-    held.clear()
   }
 
   /**
