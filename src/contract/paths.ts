@@ -65,13 +65,6 @@ export function openApiPath ({ path }: OperationRow): string {
   return `${API_PREFIX}${path.replace(/:(\w+)/g, '{$1}')}`
 }
 
-const ROWS_BY_ROUTE = new Map(OPERATIONS.map(row => [`${API_PREFIX}${row.path}`, row]))
-
-/** The operation at a route's pattern (prefix included), whatever the request's method; undefined for any other route. */
-export function operationAtRoute (routeUrl: string | undefined): OperationRow | undefined {
-  return routeUrl === undefined ? undefined : ROWS_BY_ROUTE.get(routeUrl)
-}
-
 /** Whether a URL as sent is the prefix or below it, as the router, which ignores a trailing slash, routes it. */
 export function isUnder (url: string, prefix: string): boolean {
   if (!url.startsWith(prefix)) return false
@@ -110,6 +103,23 @@ export function matchOperation (url: string, decode: SegmentDecoder): OperationM
     if (matched) return { row, params }
   }
   return undefined
+}
+
+/**
+ * The operation at a URL and its parameters, each segment percent-decoded as the router decodes it: the one reader
+ * of a path's parameters for the pipeline, whoever received the request (Fastify, a port refusing before it, MSW).
+ * Undefined when no operation is there or a segment is malformed. The fast path reads plain segments only.
+ */
+export function readOperation (url: string): OperationMatch | undefined {
+  return matchOperation(url, decodedSegment)
+}
+
+function decodedSegment (segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
 }
 
 /** The path of a URL as sent: no query or fragment, and one trailing slash ignored. */

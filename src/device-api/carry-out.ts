@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
-import { operationAtRoute } from '../contract/paths.js'
+import { readOperation } from '../contract/paths.js'
 import type { Device } from '../device/device.js'
 import { cutInHalf } from '../pipeline/decide.js'
 import type { ApiRequest, Outcome, Plan } from '../pipeline/plan.js'
@@ -16,15 +16,16 @@ declare module 'fastify' {
   }
 }
 
-/** The request as the pipeline reads it: the router gives the operation at its path and its decoded parameters. */
+/** The request as the pipeline reads it: the operation at its path and its decoded parameters, read as everywhere. */
 export function apiRequestOf (request: FastifyRequest): ApiRequest {
   const prefer = request.headers.prefer
+  const match = readOperation(request.url)
   return {
     method: request.method,
     authorization: request.headers.authorization,
     prefer: prefer === undefined ? undefined : String(prefer),
-    operation: operationAtRoute(request.routeOptions.url),
-    params: request.params as Record<string, string>
+    operation: match?.row,
+    params: match?.params ?? {}
   }
 }
 

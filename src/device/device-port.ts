@@ -4,7 +4,7 @@ import { setImmediate } from 'node:timers/promises'
 import { Server as TlsServer } from 'node:tls'
 import { closeAfterAnswer } from '../wire/close-after-answer.js'
 import { errorAnswer } from '../contract/envelope.js'
-import { matchOperation } from '../contract/paths.js'
+import { readOperation } from '../contract/paths.js'
 import type { ApiError } from '../wire/errors.js'
 import type { RequestGate } from '../wire/request-gate.js'
 import type { HealthListener } from '../health/device-health.js'
@@ -132,11 +132,5 @@ export class DevicePort implements HealthListener {
 
 // The operation's parameters as the router would give them, so the journal and the metrics name the camera and line.
 function paramsOf (url: string): Record<string, string> {
-  return matchOperation(url, segment => {
-    try {
-      return decodeURIComponent(segment)
-    } catch {
-      return undefined
-    }
-  })?.params ?? {}
+  return readOperation(url)?.params ?? {}
 }

@@ -1,5 +1,5 @@
 import { errorAnswer, JSON_CONTENT_TYPE } from '../contract/envelope.js'
-import { API_PREFIX, hasMalformedEncoding, matchOperation, pathOf } from '../contract/paths.js'
+import { API_PREFIX, hasMalformedEncoding, pathOf, readOperation } from '../contract/paths.js'
 import type { DeviceCore, DeviceTokens } from '../device/device-core.js'
 import { cutInHalf, decide, refusal } from '../pipeline/decide.js'
 import type { Plan } from '../pipeline/plan.js'
@@ -43,7 +43,7 @@ export async function answer (request: Request, context: AnswerContext): Promise
     const plan = refusal(context, typeof admission === 'string' ? apiErrors.unauthorized(admission) : apiErrors.badUrl())
     return await carriedOut(plan, context, waited, method, cors, answered => record(answered, {}, null))
   }
-  const match = matchOperation(url, decodeURIComponent)
+  const match = readOperation(url)
   const params = match?.params ?? wildcardParams(url)
   if (isPreflight({ method, headers })) {
     record(204, params, null)

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import t from 'tap'
 import { PlainTokenPolicy } from '../../src/contract/bearer.js'
 import { contentOf, errorEnvelope, successEnvelope } from '../../src/contract/envelope.js'
-import { hasMalformedEncoding, matchOperation, openApiPath, operationAtRoute, pathOf, READ_METHODS_HEADER, RETRIEVE_OPERATION } from '../../src/contract/paths.js'
+import { hasMalformedEncoding, matchOperation, openApiPath, pathOf, readOperation, READ_METHODS_HEADER, RETRIEVE_OPERATION } from '../../src/contract/paths.js'
 import { STATUS_TEXT } from '../../src/contract/status-text.js'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
 
@@ -30,9 +30,9 @@ t.test('the envelopes', async t => {
 t.test('the operation rows', async t => {
   t.equal(READ_METHODS_HEADER, 'GET, HEAD')
   t.equal(openApiPath(RETRIEVE_OPERATION), '/nvr/v1/cameras/{id}/counting_lines/{line_id}')
-  t.equal(operationAtRoute('/nvr/v1/cameras/:id/counting_lines/:line_id'), RETRIEVE_OPERATION)
-  t.equal(operationAtRoute('/nvr/v1/*'), undefined)
-  t.equal(operationAtRoute(undefined), undefined)
+  t.strictSame(readOperation('/nvr/v1/cameras/a%2Fb/counting_lines/l%C3%A9/'), { row: RETRIEVE_OPERATION, params: { id: 'a/b', line_id: 'lé' } }, 'each segment decoded on its own, one trailing slash ignored')
+  t.equal(readOperation('/nvr/v1/cameras/%zz/counting_lines'), undefined, 'a malformed segment matches nothing')
+  t.equal(readOperation('/nvr/v1/elsewhere'), undefined)
   const decode = (segment: string) => decodeURIComponent(segment)
   t.strictSame(matchOperation('/nvr/v1/cameras/a%2Fb/counting_lines/', decode)?.params, { id: 'a/b' })
   t.strictSame(matchOperation('/nvr/v1/cameras/c/counting_lines//', decode)?.params, { id: 'c', line_id: '' })
