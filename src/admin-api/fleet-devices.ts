@@ -24,7 +24,7 @@ export function registerDeviceList (fleet: FastifyInstance, roster: DeviceRoster
 function listed ({ device, url }: RosterEntry): ListedDevice {
   // Every device of a fleet has its health (start-mock-fleet.ts gives each its life).
   const health = device.health as NonNullable<typeof device.health>
-  return { name: device.name, url, cameras: [...device.store.current.dataset.cameraIds], state: stateOf(health.report()), requests: device.journal.total, faults: device.faults().length }
+  return { name: device.name, url, cameras: device.cameraIds(), state: stateOf(health.report()), requests: device.requestsTotal, faults: device.faults().length }
 }
 
 // "online", "offline", "rebooting (starting)", "offline (port taken)": what a tile shows.

@@ -17,7 +17,7 @@ export function fleetJournal (roster: DeviceRoster): FleetJournalEntry[] {
 export function registerFleetJournal (fleet: FastifyInstance, roster: DeviceRoster): void {
   route(fleet, '/requests', {
     GET: (_request, reply) => {
-      const total = roster.entries.reduce((sum, { device }) => sum + device.journal.total, 0)
+      const total = roster.entries.reduce((sum, { device }) => sum + device.requestsTotal, 0)
       return ok(reply, { requests: fleetJournal(roster), total })
     },
     DELETE: (_request, reply) => {

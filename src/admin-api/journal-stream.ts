@@ -56,7 +56,7 @@ export function deviceSource (journal: RequestJournal, events?: DeviceEvents): S
  */
 export function fleetSource (roster: DeviceRoster, { requests = true }: { requests?: boolean } = {}): StreamSource {
   return {
-    ready: () => ({ devices: roster.entries.length, total: roster.entries.reduce((sum, { device }) => sum + device.journal.total, 0) }),
+    ready: () => ({ devices: roster.entries.length, total: roster.entries.reduce((sum, { device }) => sum + device.requestsTotal, 0) }),
     listen: send => {
       const stops = roster.entries.map(({ device: { name, journal, events } }) => {
         const named: SendEvent = (event, data) => { send(event, { device: name, ...(data as object) }) }

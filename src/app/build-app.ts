@@ -127,8 +127,7 @@ function deviceOf ({ store, tokens, cors }: Exclude<AppDevice, { device: Device 
 }
 
 function refuseAdminTokenOpening (device: Device, adminToken: string | undefined): void {
-  // A fleet's devices made from the same options share the answer of neverAdmits, found once.
-  if (adminToken !== undefined && !device.tokens.neverAdmits(adminToken) && device.tokens.judge(`Bearer ${adminToken}`) === 'accepted') {
+  if (adminToken !== undefined && device.admits(adminToken)) {
     throw new OptionsError('option adminToken must differ from every token: the admin token must never open the device API')
   }
 }

@@ -48,10 +48,10 @@ export class FastPath {
     if (outcome.kind !== 'send') return false
     const { body } = outcome
 
-    const answerHeaders = [...device.cors.headersFor(headers.origin), 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
+    const answerHeaders = [...device.corsHeadersFor(headers.origin), 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
     response.writeHead(200, answerHeaders)
     response.end(method === 'HEAD' ? undefined : body)
-    device.recorder.answered({ method, url: url as string, params: match.params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
+    device.recordAnswered({ method, url: url as string, params: match.params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
     return true
   }
 }

@@ -38,8 +38,7 @@ export function registerHealthz (app: FastifyInstance, proxy: TargetProxy | unde
     }
   }, function health (request) {
     if (control?.isControl(request) === true) return { status: 'ok' as const, ...fleetCounts(control.roster) }
-    const { cameras, lineCount } = request.device.store.current
-    return { status: 'ok' as const, cameras: cameras.size, countingLines: lineCount, ...(proxy === undefined ? {} : { contractViolations: proxy.violationCount }) }
+    return { status: 'ok' as const, ...request.device.dataSummary(), ...(proxy === undefined ? {} : { contractViolations: proxy.violationCount }) }
   })
 }
 
@@ -47,8 +46,9 @@ function fleetCounts ({ entries }: DeviceRoster): { cameras: number, countingLin
   let cameras = 0
   let countingLines = 0
   for (const { device } of entries) {
-    cameras += device.store.current.cameras.size
-    countingLines += device.store.current.lineCount
+    const served = device.dataSummary()
+    cameras += served.cameras
+    countingLines += served.countingLines
   }
   return { cameras, countingLines }
 }

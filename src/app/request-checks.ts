@@ -49,7 +49,7 @@ export function answerFrameworkErrorOf (roleOfRequest: RoleOfRequest, guardArea:
     const answer = () => {
       sendApiError(reply, refusal)
       // Answered before routing, so the log controller never sees it.
-      device.recorder.refusedBeforeRouting(request, reply.statusCode, plan?.waitMs ?? 0)
+      device.recordRefusedBeforeRouting(request, reply.statusCode, plan?.waitMs ?? 0)
     }
     if (plan === undefined) answer()
     else afterWait(request, device, plan, answer)

@@ -73,7 +73,7 @@ export function sendPlanned (request: FastifyRequest, reply: FastifyReply): void
 /** Closes the connection without a byte of answer; Fastify never completes such a request, so it is recorded here. */
 function dropConnection (request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack()
-  request.device.recorder.dropped(request, reply.elapsedTime)
+  request.device.recordDropped(request, reply.elapsedTime)
   // Destroying the response destroys its socket; inject() rejects with LIGHT_ECONNRESET likewise.
   reply.raw.destroy()
 }

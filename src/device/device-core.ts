@@ -114,8 +114,48 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
   /** Serves the start-up data again (with watch mode on, what the fixture files now hold). */
   resetData (): DataSummary {
     this.store.reset()
+    return this.dataSummary()
+  }
+
+  /** How much is served now: cameras and counting lines. */
+  dataSummary (): DataSummary {
     const { cameras, lineCount } = this.store.current
     return { cameras: cameras.size, countingLines: lineCount }
+  }
+
+  /** The ids of the cameras served now, in the data's order. */
+  cameraIds (): string[] {
+    return [...this.store.current.dataset.cameraIds]
+  }
+
+  /** Requests recorded since the start or the last reset of the journal, dropped ones included. */
+  get requestsTotal (): number {
+    return this.journal.total
+  }
+
+  /** The CORS headers of an answer to a request from this origin, as name, value… */
+  corsHeadersFor (origin: string | undefined): readonly string[] {
+    return this.cors.headersFor(origin)
+  }
+
+  /** A request answered in full: its journal entry, its counts and its log line (the reqId made only for a line). */
+  recordAnswered (request: RecordedRequest, reqId: string | (() => string), status: number, durationMs: number): void {
+    this.recorder.answered(request, reqId, status, durationMs)
+  }
+
+  /** A request refused before routing, outside Fastify's request cycle: its journal entry and counts. */
+  recordRefusedBeforeRouting (request: RecordedRequest, status: number, durationMs: number): void {
+    this.recorder.refusedBeforeRouting(request, status, durationMs)
+  }
+
+  /** A connection closed on purpose without an answer: its journal entry and counts, with no status. */
+  recordDropped (request: RecordedRequest, durationMs: number): void {
+    this.recorder.dropped(request, durationMs)
+  }
+
+  /** The --latency wait of an answer no fault takes, in milliseconds (0 without --latency). */
+  latencyWait (): number {
+    return this.faultControl.latencyWait()
   }
 
   /** The requests received, oldest first; admin calls are not in it. */

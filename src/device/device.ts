@@ -80,6 +80,12 @@ export class Device extends DeviceCore<DataStore, TokenPolicy> {
     this.health = life === undefined ? undefined : new DeviceHealth({ clock: life.clock, plan: life.schedule.plan, log: life.log, events: this.events })
   }
 
+  /** Whether this token opens the device API: the admin token must never. */
+  admits (token: string): boolean {
+    // A fleet's devices made from the same options share the answer of neverAdmits, found once.
+    return !this.tokens.neverAdmits(token) && this.tokens.judge(`Bearer ${token}`) === 'accepted'
+  }
+
   /** The port the device listens on, once it has one. */
   get port (): DevicePort | undefined {
     return this.#port

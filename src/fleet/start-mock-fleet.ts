@@ -104,7 +104,7 @@ async function devicesToServe (plans: readonly DevicePlan[], data: unknown, logg
 // Each device as the manifest lists it; a device with a schedule has its timeline there, one always online needs none.
 async function writeFleetManifest (path: string, roster: Roster, devices: readonly DeviceToServe[]): Promise<void> {
   await writeManifest(path, roster.entries.map((entry, index) => {
-    const listed = { name: entry.device.name, url: entry.url, cameras: [...entry.device.store.current.dataset.cameraIds] }
+    const listed = { name: entry.device.name, url: entry.url, cameras: entry.device.cameraIds() }
     if ((devices[index] as DeviceToServe).schedule.plan === undefined) return listed
     const { state, next } = entry.device.verbs().health()
     return { ...listed, health: { state, next } }

@@ -29,13 +29,13 @@ export async function answer (request: Request, context: AnswerContext): Promise
   const headers: Record<string, string> = {}
   request.headers.forEach((value, name) => { headers[name] = value })
   const method = request.method
-  const cors = context.cors.headersFor(headers.origin)
+  const cors = context.corsHeadersFor(headers.origin)
   // The journal's generation when the request began to wait, if it waited: one reset meanwhile is not recorded.
   const waited: { journalGeneration?: number } = {}
   const record = (status: number, params: Record<string, string>, fault: string | null): void => {
     const recorded = { method, url, params, injectedFault: fault, ...waited }
-    if (status === 0) context.recorder.dropped(recorded, performance.now() - start)
-    else context.recorder.answered(recorded, 'msw', status, performance.now() - start)
+    if (status === 0) context.recordDropped(recorded, performance.now() - start)
+    else context.recordAnswered(recorded, 'msw', status, performance.now() - start)
   }
 
   if (hasMalformedEncoding(url)) {

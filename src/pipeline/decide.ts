@@ -46,8 +46,8 @@ const FORWARD: Plan = { waitMs: 0, fault: null, headers: NO_HEADERS, cut: false,
  * A refusal of the device API that no fault takes (a refused token, the rate limit, a malformed URL, a missing
  * Host): it waits for --latency, as every answer of the device does, so a frontend sees its error states slowly too.
  */
-export function refusal (device: Pick<DeviceState, 'faultControl'>, error: ApiError): Plan {
-  return { waitMs: device.faultControl.latencyWait(), fault: null, headers: NO_HEADERS, cut: false, outcome: { kind: 'refuse', error } }
+export function refusal (device: Pick<DeviceState, 'latencyWait'>, error: ApiError): Plan {
+  return { waitMs: device.latencyWait(), fault: null, headers: NO_HEADERS, cut: false, outcome: { kind: 'refuse', error } }
 }
 
 /** The first half of an answer's bytes: what a client's parser gets from a connection cut mid-answer. */

@@ -27,6 +27,8 @@ export interface DeviceState {
   readonly tokens: { admit: (authorization: string | undefined) => Admission }
   readonly rateLimiter: RateLimiter
   readonly faultControl: FaultControl
+  /** The --latency wait of an answer no fault takes. */
+  latencyWait: () => number
   readonly store: { camera: (id: string) => PreparedCamera | undefined }
 }
 

@@ -129,7 +129,9 @@ function watchedStores (devices: readonly DeviceToServe[]): Map<string, DataStor
   const byPath = new Map<string, DataStore[]>()
   for (const { fixtures, store } of devices) {
     if (fixtures === undefined) continue
-    byPath.set(fixtures, [...byPath.get(fixtures) ?? [], store])
+    const stores = byPath.get(fixtures)
+    if (stores === undefined) byPath.set(fixtures, [store])
+    else stores.push(store)
   }
   return byPath
 }

@@ -96,12 +96,18 @@ t.test('a busy port names the device and the port, and nothing of the fleet is l
 })
 
 t.test('ports follow the fleet\'s port; the control port is the one before, or the one given', async t => {
-  const probe = createServer().listen(0, '127.0.0.1')
-  await once(probe, 'listening')
-  const free = (probe.address() as { port: number }).port
-  probe.close()
-  await once(probe, 'close')
-  const fleet = await fleetOf(t, { count: 2, port: free, data: SAMPLE_DATA })
+  // A port below the ephemeral range, where no connection of another test lands, tried directly: one another
+  // program holds is an error of the start, and another is tried, so nothing is checked free and then used.
+  let fleet: MockFleet | undefined
+  let free = 0
+  for (let attempt = 0; fleet === undefined; attempt++) {
+    free = 20_001 + Math.floor(Math.random() * 9000)
+    try {
+      fleet = await fleetOf(t, { count: 2, port: free, data: SAMPLE_DATA })
+    } catch (error) {
+      if (attempt === 4 || !/already in use/.test((error as Error).message)) throw error
+    }
+  }
   t.strictSame(fleet.devices.map(device => device.port), [free, free + 1])
   t.equal(fleet.controlUrl, `http://127.0.0.1:${free - 1}`)
   await fleet.devices[1]?.close()
