@@ -1,5 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
-import { FixtureDataSchema, IdSchema, RateLimitBodySchema, ScopedTokensSchema } from '../contract/schemas.js'
+import { FixtureDataSchema, IdSchema, ScopedTokensSchema } from '../contract/schemas.js'
+import { RateLimitBodySchema } from '../contract/rate-limit.js'
 import { FaultSpecSchema } from '../control/faults/fault-spec.js'
 import { HealthSpecSchema } from '../health/health-states.js'
 import { ClockBodySchema } from './clock-routes.js'

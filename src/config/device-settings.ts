@@ -1,6 +1,7 @@
 import { Type, type Static, type StaticDecode } from '@sinclair/typebox'
 import { GenerateSizeSchema, parseGenerateSize, type GenerateSize } from '../data/generate-size.js'
-import { RateLimitSchema, ScopedTokensSchema, TokenSchema } from '../contract/schemas.js'
+import { ScopedTokensSchema, TokenSchema } from '../contract/schemas.js'
+import { RateLimitSchema } from '../contract/rate-limit.js'
 import { DelaySchema, toDelayRange, type DelayRange } from '../util/delay.js'
 import { PositiveDuration } from '../health/health-states.js'
 import { HealthOptionSchema } from '../health/health-spec.js'

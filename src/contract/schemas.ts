@@ -103,11 +103,3 @@ export type ScopedToken = Static<typeof ScopedTokenSchema>
 
 /** Scoped tokens; the same token twice sees the cameras of both entries. */
 export const ScopedTokensSchema = Type.Array(ScopedTokenSchema)
-
-/** Requests per second per token (a bucket of as many), from 1 to 1000000. */
-export const RateLimitSchema = Type.Integer({ minimum: 1, maximum: 1_000_000 })
-
-/** The admin API's body setting the rate limit: requests per second per token, or null to turn it off. */
-export const RateLimitBodySchema = Type.Object({
-  rateLimit: Type.Union([RateLimitSchema, Type.Null()], { description: 'a whole number from 1 to 1000000, or null to turn the limit off' })
-}, { additionalProperties: false })

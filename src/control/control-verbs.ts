@@ -1,6 +1,7 @@
 import type { Fault, FaultSpec } from './faults/fault-spec.js'
 import type { JournalEntry } from './journal.js'
 import type { FixtureData, ScopedToken } from '../contract/schemas.js'
+import type { RateLimitSummary } from '../contract/rate-limit.js'
 
 /** How much is served, as the answers of use() and resetData() report it. */
 export interface DataSummary {
@@ -11,11 +12,6 @@ export interface DataSummary {
 /** How many scoped tokens are in force (distinct tokens; the tokens themselves are never given back). */
 export interface ScopedTokensSummary {
   scopedTokens: number
-}
-
-/** The rate limit in force: requests per second per token, or null when off. */
-export interface RateLimitSummary {
-  rateLimit: number | null
 }
 
 /** What a test can change or ask at run time, by the names the handle of startMockNvr gives them. */

@@ -5,15 +5,16 @@ import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry, type RecordedRequest } from '../control/journal.js'
 import { RequestRecorder } from '../control/request-recorder.js'
 import { DeviceEvents } from '../control/device-events.js'
-import { RateLimitSchema, ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
-import type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from '../control/control-verbs.js'
-import { RateLimiter } from '../contract/rate-limit.js'
+import { ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
+import type { ControlVerbs, DataSummary, ScopedTokensSummary } from '../control/control-verbs.js'
+import { RateLimiter, RateLimitSchema, type RateLimitSummary } from '../contract/rate-limit.js'
 import { mergeScopes, type ScopeHolder } from '../contract/scoped-tokens.js'
 import type { Admission } from '../contract/bearer.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
 import type { Clock } from '../util/clock.js'
+import type { ReadDeviceSettings } from '../config/device-settings.js'
 
 const scopedTokensChecker = checkerOnFirstUse(ScopedTokensSchema)
 const rateLimitChecker = checkerOnFirstUse(RateLimitSchema)
@@ -32,20 +33,25 @@ export interface DeviceTokens extends ScopeHolder {
   admit: (authorization: string | undefined) => Admission
 }
 
-export interface DeviceCoreOptions<Store extends ControlledStore = DataStore, Tokens extends DeviceTokens = DeviceTokens> extends FaultControlOptions {
+/**
+ * The settings a device acts on as it runs, as startMockNvr, a fleet and the MSW handlers resolve them: handed
+ * over whole, so a new one of these reaches the device without a relay.
+ */
+export type DeviceRunSettings = Partial<Pick<ReadDeviceSettings, 'latency' | 'seed' | 'scopedTokens' | 'rateLimit'>> & Pick<FaultControlOptions, 'allowPrefer'> & {
+  /** How many requests the journal keeps; 0 keeps none. */
+  journalSize?: number
+}
+
+export interface DeviceCoreOptions<Store extends ControlledStore = DataStore, Tokens extends DeviceTokens = DeviceTokens> {
   /** The device's name: nvr for a single mock-nvr, nvr-001 in a fleet. */
   name: string
   store: Store
   tokens: Tokens
   cors: CorsPolicy
-  /** How many requests the journal keeps; 0 keeps none. */
-  journalSize?: number
   /** The target /nvr/v1 is forwarded to, when proxying: use() then refuses, so no data is served past the target's token check. */
   proxiedTarget?: string
-  /** The scoped tokens the policy holds at start, which reset() gives it again. */
-  scopedTokens?: readonly ScopedToken[]
-  /** Requests per second per token at start; off when absent. reset() restores it. */
-  rateLimit?: number
+  /** Its settings at start, which reset() gives it again. */
+  settings?: DeviceRunSettings
   /** The device's clock: its waits, the rate limit's refill and the journal's times read it. */
   clock: Clock
 }
@@ -72,11 +78,13 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
   readonly clock: Clock
   readonly #startScopedTokens: readonly ScopedToken[]
   readonly #startRateLimit: number | undefined
+  readonly #settings: DeviceRunSettings
   #scopedTokenCount: number
 
   readonly #proxiedTarget: string | undefined
 
-  constructor ({ name, store, tokens, cors, journalSize, proxiedTarget, scopedTokens = [], rateLimit, clock, ...faultOptions }: DeviceCoreOptions<Store, Tokens>) {
+  constructor ({ name, store, tokens, cors, proxiedTarget, clock, settings = {} }: DeviceCoreOptions<Store, Tokens>) {
+    const { journalSize, scopedTokens = [], rateLimit, latency, allowPrefer, seed } = settings
     this.name = name
     this.store = store
     this.tokens = tokens
@@ -86,11 +94,12 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
     const now = (): number => clock.now()
     this.journal = new RequestJournal(journalSize, now)
     this.recorder = new RequestRecorder(this.journal)
-    this.faultControl = new FaultControl(clock, faultOptions)
+    this.faultControl = new FaultControl(clock, { latency, allowPrefer, seed })
     this.rateLimiter = new RateLimiter({ perSecond: rateLimit, now })
     // A copy, so reset() gives back what was given at start even if the caller's array changes since.
     this.#startScopedTokens = scopedTokens.map(({ token, cameras }) => ({ token, cameras: [...cameras] }))
     this.#startRateLimit = rateLimit
+    this.#settings = settings
     this.#scopedTokenCount = mergeScopes(scopedTokens).size
   }
 
@@ -208,6 +217,17 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
   /** The rate limit in force. */
   rateLimit (): RateLimitSummary {
     return { rateLimit: this.rateLimiter.perSecond ?? null }
+  }
+
+  /** What the start-up log says of the settings that shape its answers: each line's fields and words; how many tokens, never which. */
+  startLines (): Array<[fields: object, message: string]> {
+    const { scopedTokens = [], rateLimit, latency, allowPrefer = false } = this.#settings
+    const lines: Array<[object, string]> = []
+    if (scopedTokens.length > 0) lines.push([{ scopedTokens: mergeScopes(scopedTokens).size }, 'scoped tokens see only their cameras; any other camera is 403'])
+    if (rateLimit !== undefined) lines.push([{ rateLimit }, 'API requests are limited per token, per second; past the limit 429 with Retry-After'])
+    if (latency !== undefined) lines.push([{ latency }, 'every API request is delayed'])
+    if (allowPrefer) lines.push([{}, 'Prefer headers may ask for a status or a delay (code=…, delay=…)'])
+    return lines
   }
 
   /**

@@ -3,7 +3,6 @@ import type { DataStore } from '../data/data-store.js'
 import type { ResolvedOptions } from '../config/options-schema.js'
 import { CorsPolicy } from '../wire/cors.js'
 import { TokenPolicy } from '../wire/token-policy.js'
-import { toDelayRange, type DelayRange } from '../util/delay.js'
 import type { Clock } from '../util/clock.js'
 
 /** What a device's state runs on besides its options: its clock, and the target a proxy forwards to. */
@@ -47,8 +46,7 @@ export class SharedDeviceParts {
 }
 
 /**
- * A device from its options: its tokens and scoped tokens, CORS, faults, latency, rate limit and journal, on its
- * store; with `life`, its health and drift over time too. Devices made with the same `shared` share what their
+ * A device from its options: its tokens, CORS and the settings it acts on as it runs, on its store; with `life`, its health and drift over time too. Devices made with the same `shared` share what their
  * options make alike.
  */
 export function makeDevice (name: string, options: ResolvedOptions, store: DataStore, { proxiedTarget, clock }: DeviceExtras, life?: DeviceLifeOptions, shared = new SharedDeviceParts()): Device {
@@ -58,17 +56,7 @@ export function makeDevice (name: string, options: ResolvedOptions, store: DataS
     tokens: shared.tokens(options),
     cors: shared.cors(options.corsOrigins),
     clock,
-    latency: latencyRange(options),
-    allowPrefer: options.allowPrefer,
-    seed: options.seed,
-    journalSize: options.journalSize,
-    ...(proxiedTarget === undefined ? {} : { proxiedTarget }),
-    scopedTokens: options.scopedTokens,
-    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit })
+    settings: options,
+    ...(proxiedTarget === undefined ? {} : { proxiedTarget })
   }, life)
-}
-
-function latencyRange ({ latency }: ResolvedOptions): DelayRange | undefined {
-  // resolveOptions has refused a backwards range.
-  return latency === undefined ? undefined : toDelayRange(latency) as DelayRange
 }

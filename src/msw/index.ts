@@ -24,7 +24,8 @@ export { OptionsError, MockNvrError, ProblemsError, ScopedTokensError, FixtureEr
 export { ERROR_CODES, THROWN_ERROR_CODES } from '../errors/catalogue.js'
 export type { ScopedToken } from '../contract/scoped-tokens.js'
 /** What the handlers' verbs take and give: data, faults, the journal and the summaries of what is in force. */
-export type { ControlVerbs, DataSummary, RateLimitSummary, ScopedTokensSummary } from '../control/control-verbs.js'
+export type { ControlVerbs, DataSummary, ScopedTokensSummary } from '../control/control-verbs.js'
+export type { RateLimitSummary } from '../contract/rate-limit.js'
 export type { FixtureData } from '../contract/schemas.js'
 export type { Fault, FaultSpec } from '../control/faults/fault-spec.js'
 export type { JournalEntry } from '../control/journal.js'
@@ -41,11 +42,12 @@ export interface NvrHandlers extends ControlVerbs {
  * decisions: every other request passes through to the network.
  */
 export function createNvrHandlers (options: NvrHandlersOptions): NvrHandlers {
-  const { origin, tokens, scopedTokens, rateLimit, clock: clockKind, corsOrigins, latency, seed, data } = resolveHandlerOptions(options)
+  const settings = resolveHandlerOptions(options)
+  const { origin, tokens, scopedTokens, clock: clockKind, corsOrigins, data } = settings
   const clock = pageClockOf(clockKind)
   const store = new ServedTextStore(data === undefined ? demoDataset() : datasetFromData(data))
   const policy = newTokenPolicy(tokens, scopedTokens)
-  const device = new DeviceCore({ name: 'msw', store, tokens: policy, cors: new CorsPolicy(corsOrigins), latency, seed, scopedTokens, ...(rateLimit === undefined ? {} : { rateLimit }), clock })
+  const device = new DeviceCore({ name: 'msw', store, tokens: policy, cors: new CorsPolicy(corsOrigins), settings, clock })
 
   const handler = http.all(({ request }) => {
     const url = new URL(request.url)

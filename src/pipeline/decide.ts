@@ -1,8 +1,21 @@
 import { apiErrors, type ApiError } from '../wire/errors.js'
 import { lookUp } from './look-up.js'
-import type { ApiRequest, DeviceState, Plan } from './plan.js'
+import type { ApiRequest, Plan, ServedCameras } from './plan.js'
+import type { Admission } from '../contract/bearer.js'
+import type { RateLimiter } from '../contract/rate-limit.js'
+import type { FaultControl } from '../control/faults/fault-control.js'
 
 const NO_HEADERS: readonly string[] = []
+
+/** What the pipeline reads of a device: its tokens, rate limit, faults and data. */
+export interface DeviceState {
+  readonly tokens: { admit: (authorization: string | undefined) => Admission }
+  readonly rateLimiter: RateLimiter
+  readonly faultControl: FaultControl
+  /** The --latency wait of an answer no fault takes. */
+  latencyWait: () => number
+  readonly store: ServedCameras
+}
 
 /**
  * How the device answers a request below /nvr/v1, in the contract's order: the bearer check (a request no token

@@ -1,7 +1,4 @@
-import type { Admission } from '../contract/bearer.js'
 import type { OperationRow } from '../contract/paths.js'
-import type { RateLimiter } from '../contract/rate-limit.js'
-import type { FaultControl } from '../control/faults/fault-control.js'
 import type { ApiError } from '../wire/errors.js'
 
 /** A request below /nvr/v1 as the pipeline reads it, whoever received it: Fastify, the fast path or MSW. */
@@ -22,14 +19,9 @@ export interface PreparedCamera {
   lineBody: (lineId: string) => string | Uint8Array | undefined
 }
 
-/** What the pipeline reads of a device: its tokens, rate limit, faults and data. */
-export interface DeviceState {
-  readonly tokens: { admit: (authorization: string | undefined) => Admission }
-  readonly rateLimiter: RateLimiter
-  readonly faultControl: FaultControl
-  /** The --latency wait of an answer no fault takes. */
-  latencyWait: () => number
-  readonly store: { camera: (id: string) => PreparedCamera | undefined }
+/** What the pipeline reads of a device's data: each camera's prepared answers. */
+export interface ServedCameras {
+  camera: (id: string) => PreparedCamera | undefined
 }
 
 /** What happens to the request in the end. */

@@ -76,7 +76,7 @@ export async function startMockNvr ({ proxy: proxyOptions, ...input }: StartOpti
     }
   })
   logServing(app, { source, note, store, proxied: proxy !== undefined, tokens: device.tokens, tls })
-  logControlOptions(app, options)
+  logControlOptions(app, device, options)
   logSchedule(app, device, schedule.driftEvery, served.clock)
   // Written before the URL is given out, so the start-up lines come before anything a client causes.
   await logsWritten(logger)
@@ -152,11 +152,7 @@ function logSchedule (app: FastifyInstance, device: Device, driftEvery: number |
   if (clock.manual) app.log.info('the clock is manual: schedules, latency, fault delays and the rate limit move only when told (POST /__admin/clock)')
 }
 
-function logControlOptions (app: FastifyInstance, { adminToken, latency, allowPrefer, scopedTokens, rateLimit }: ResolvedOptions): void {
-  // How many, never which: tokens stay out of the logs.
-  if (scopedTokens.length > 0) app.log.info({ scopedTokens: new Set(scopedTokens.map(({ token }) => token)).size }, 'scoped tokens see only their cameras; any other camera is 403')
-  if (rateLimit !== undefined) app.log.info({ rateLimit }, 'API requests are limited per token, per second; past the limit 429 with Retry-After')
+function logControlOptions (app: FastifyInstance, device: Device, { adminToken }: ResolvedOptions): void {
+  for (const line of device.startLines()) app.log.info(...line)
   if (adminToken !== undefined) app.log.info(`admin API on at ${ADMIN_PREFIX}/, for callers with the admin token; its dashboard at ${DASHBOARD_PATH}/`)
-  if (latency !== undefined) app.log.info({ latency }, 'every API request is delayed')
-  if (allowPrefer) app.log.info('Prefer headers may ask for a status or a delay (code=…, delay=…)')
 }

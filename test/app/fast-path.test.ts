@@ -122,7 +122,7 @@ t.test('a fast answer is in the journal and the log exactly as a Fastify answer 
 
 t.test('the fast path leaves every request to Fastify once the server is closing, and logs nothing it need not', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
-  const device = new Device({ name: 'nvr', store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), clock: new RealClock(), journalSize: 10 })
+  const device = new Device({ name: 'nvr', store, tokens: new TokenPolicy([TOKEN]), cors: new CorsPolicy(), clock: new RealClock(), settings: { journalSize: 10 } })
   const journal = device.journal
   const fastPath = new FastPath({ nextRequestId: () => 'req-x' })
   const written: unknown[] = []

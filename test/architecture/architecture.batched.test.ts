@@ -108,6 +108,27 @@ t.test('nothing outside device/ reaches through a device into a part of it by .c
   t.strictSame(reaching, [])
 })
 
+// A per-device setting reaches the device whole (DeviceCore's settings): no file passes it on by name.
+t.test('the rate limit is named in code only where it is declared, kept, decided, set at run time, refused or exported', async t => {
+  const naming = files.filter(file => /ratelimit/i.test(readFileSync(file, 'utf8'))).map(name).sort()
+  t.strictSame(naming, [
+    'admin-api/verbs.ts', // its admin verbs
+    'config/device-settings.ts', // its schema as an option
+    'config/settings.ts', // its flag
+    'contract/rate-limit.ts', // the token bucket, its schemas and summary
+    'control/control-verbs.ts', // the handle's verb
+    'device/device-core.ts', // the device keeps it, sets it at run time, resets it
+    'errors/catalogue.ts', // RATE_LIMITED and NVR_ERR_RATE_LIMIT
+    'errors/errors.ts', // RateLimitError
+    'errors/library.ts', // the errors the library exports
+    'index.ts', // the package's public types
+    'msw/index.ts', // the handlers' public types
+    'openapi/examples.ts', // the 429's example
+    'pipeline/decide.ts', // where a request is counted
+    'wire/errors.ts' // the 429 answer
+  ])
+})
+
 t.test('one reader of command lines: parseArgs is called in one place of src/', async t => {
   const calls = files.flatMap(file => [...readFileSync(file, 'utf8').matchAll(/\bparseArgs\(/g)].map(() => name(file)))
   t.strictSame(calls, ['cli/read-flags.ts'])

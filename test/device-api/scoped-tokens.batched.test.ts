@@ -90,7 +90,7 @@ t.test('with no --token, any other token sees every camera and a scoped one only
 t.test('the fast path never answers a camera outside the scope; Fastify answers it with the 403', async t => {
   const store = new DataStore(datasetFromData(SAMPLE_DATA))
   const tokens = new TokenPolicy([TOKEN], [], SCOPED_TOKENS)
-  const device = new Device({ name: 'nvr', store, tokens, cors: new CorsPolicy(), clock: new RealClock(), journalSize: 10 })
+  const device = new Device({ name: 'nvr', store, tokens, cors: new CorsPolicy(), clock: new RealClock(), settings: { journalSize: 10 } })
   const fastPath = new FastPath({ nextRequestId: () => 'req-x' })
   const response = { writeHead () {}, end () {} } as unknown as ServerResponse
   const asked = (url: string, token: string) => ({ method: 'GET', url, headers: { host: 'mock', ...bearer(token) }, socket: {} }) as unknown as IncomingMessage

@@ -2,7 +2,7 @@ import type { Test } from 'tap'
 import type { FastifyBaseLogger } from 'fastify'
 import { buildApp } from '../../src/app/build-app.js'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
-import type { DeviceCoreOptions } from '../../src/device/device-core.js'
+import type { DeviceCoreOptions, DeviceRunSettings } from '../../src/device/device-core.js'
 import { Device } from '../../src/device/device.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
@@ -43,7 +43,7 @@ export function manualClock (): Clock & { next: () => Promise<Wait> } {
   }
 }
 
-export interface ControlledOverrides extends Omit<DeviceCoreOptions, 'name' | 'store' | 'tokens' | 'cors' | 'clock'> {
+export interface ControlledOverrides extends Omit<DeviceCoreOptions, 'name' | 'store' | 'tokens' | 'cors' | 'clock' | 'settings'>, DeviceRunSettings {
   /** The device's clock; the machine's when absent. */
   clock?: Clock
   data?: FixtureData
@@ -54,10 +54,10 @@ export interface ControlledOverrides extends Omit<DeviceCoreOptions, 'name' | 's
 }
 
 /** An app with its device, as startMockNvr wires them, that closes itself when the test ends; `control` is the device. */
-export async function buildControlled (t: Test, { data, tokens, adminToken, corsOrigins, logger, ...controlOptions }: ControlledOverrides = {}) {
+export async function buildControlled (t: Test, { data, tokens, adminToken, corsOrigins, logger, clock, proxiedTarget, ...settings }: ControlledOverrides = {}) {
   const store = new DataStore(datasetFromData(data ?? SAMPLE_DATA))
-  const policy = new TokenPolicy(tokens ?? [TOKEN], adminToken === undefined ? [] : [adminToken], controlOptions.scopedTokens)
-  const control = new Device({ name: 'nvr', store, tokens: policy, cors: new CorsPolicy(corsOrigins ?? []), clock: new RealClock(), ...controlOptions })
+  const policy = new TokenPolicy(tokens ?? [TOKEN], adminToken === undefined ? [] : [adminToken], settings.scopedTokens)
+  const control = new Device({ name: 'nvr', store, tokens: policy, cors: new CorsPolicy(corsOrigins ?? []), clock: clock ?? new RealClock(), settings, ...(proxiedTarget === undefined ? {} : { proxiedTarget }) })
   const app = await buildApp({
     device: control,
     maxHeaderSize: 65536,
