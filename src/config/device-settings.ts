@@ -1,23 +1,10 @@
 import { Type, type Static, type StaticDecode } from '@sinclair/typebox'
-import { GenerateSizeSchema, parseGenerateSize, type GenerateSize } from '../data/generate-size.js'
-import { ScopedTokensSchema, TokenSchema } from '../contract/schemas.js'
-import { RateLimitSchema } from '../contract/rate-limit.js'
-import { DelaySchema, toDelayRange, type DelayRange } from '../util/delay.js'
-import { PositiveDuration } from '../health/health-states.js'
-import { HealthOptionSchema } from '../health/health-spec.js'
+import { DEVICE_SETTING_KEYS, OPTION_SCHEMAS, type DeviceSettingKey, type OptionSchemas } from './settings.js'
 
-/** Delay of every API request: milliseconds, or { min, max } for a random one (see seed); kept as a range once read. */
-export const LatencySchema = Type.Transform(DelaySchema)
-  // Decoded only once the problems are checked: a backwards range never gets here.
-  .Decode(delay => toDelayRange(delay) as DelayRange)
-  .Encode(range => range)
-
-/** Generated data: "CAMERASxLINES" as a flag takes it ("10x5"), or { cameras, linesPerCamera }. */
-export const GenerateSchema = Type.Transform(Type.Union([Type.String({ minLength: 1 }), GenerateSizeSchema], {
-  description: 'CAMERASxLINES like "10x5", or { "cameras": N, "linesPerCamera": M }'
-}))
-  .Decode(size => typeof size === 'string' ? parseGenerateSize(size) as GenerateSize : size)
-  .Encode(size => size)
+// The schemas of these settings, as their rows give them.
+function pickedSchemas (keys: readonly DeviceSettingKey[]): Pick<OptionSchemas, DeviceSettingKey> {
+  return Object.fromEntries(keys.map(key => [key, OPTION_SCHEMAS[key]])) as Pick<OptionSchemas, DeviceSettingKey>
+}
 
 /**
  * What one device takes, whatever the surface: a flag and its twin, a fleet file (per device and at the top), the
@@ -25,30 +12,7 @@ export const GenerateSchema = Type.Transform(Type.Union([Type.String({ minLength
  * a flag takes the text form of the same value (docs/command-line.md). test/config/surfaces.batched.test.ts holds
  * every surface to this list.
  */
-export const DeviceSettingsSchema = Type.Object({
-  /** A fixture file or folder; in a fleet file, relative to it. Devices with the same one share its data. */
-  fixtures: Type.Optional(Type.String({ minLength: 1 })),
-  /** Serve generated data instead of fixtures: cam-1 … cam-N, each with line-1 … line-M (see seed). */
-  generate: Type.Optional(GenerateSchema),
-  /** Seed of every random choice (generated data, delay ranges, drift), so a run can be repeated. */
-  seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
-  /** Accepted bearer tokens; when none, any non-empty token is accepted. */
-  tokens: Type.Optional(Type.Array(TokenSchema)),
-  /**
-   * Tokens that see only some cameras: `{ token, cameras }` each, accepted even when `tokens` lists others; any
-   * camera outside a token's list, known or not, is 403 for it. The same token twice sees the cameras of both.
-   */
-  scopedTokens: Type.Optional(ScopedTokensSchema),
-  latency: Type.Optional(LatencySchema),
-  /** Origins a browser may call from (scheme://host[:port]); when none, or only '*', any origin. */
-  corsOrigins: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-  /** Requests per second per token under /nvr/v1, as a token bucket with a burst as large; then 429. Off when absent. */
-  rateLimit: Type.Optional(RateLimitSchema),
-  /** Its health over time: a state from the start, steps or a pattern (docs/device-health.md); online when absent. */
-  health: Type.Optional(HealthOptionSchema),
-  /** Edit the data every this many milliseconds, seeded: a line renamed, moved, added or removed. */
-  drift: Type.Optional(PositiveDuration)
-}, { additionalProperties: false })
+export const DeviceSettingsSchema = Type.Object(pickedSchemas(DEVICE_SETTING_KEYS), { additionalProperties: false })
 
 /** A device's settings as given. */
 export type DeviceSettings = Static<typeof DeviceSettingsSchema>

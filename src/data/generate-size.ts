@@ -41,3 +41,10 @@ export function parseGenerateSize (text: string): GenerateSize | string {
   }
   return describeOversize(size) ?? size
 }
+
+/** Generated data: "CAMERASxLINES" as a flag takes it ("10x5"), or { cameras, linesPerCamera }. */
+export const GenerateSchema = Type.Transform(Type.Union([Type.String({ minLength: 1 }), GenerateSizeSchema], {
+  description: 'CAMERASxLINES like "10x5", or { "cameras": N, "linesPerCamera": M }'
+}))
+  .Decode(size => typeof size === 'string' ? parseGenerateSize(size) as GenerateSize : size)
+  .Encode(size => size)

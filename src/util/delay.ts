@@ -47,3 +47,9 @@ export function parseDelay (text: string): DelayRange | string {
 export function pickDelay (random: Random, { min, max }: DelayRange): number {
   return min === max ? min : randomInteger(random, min, max)
 }
+
+/** Delay of every API request: milliseconds, or { min, max } for a random one (see seed); kept as a range once read. */
+export const LatencySchema = Type.Transform(DelaySchema)
+  // Decoded only once the problems are checked: a backwards range never gets here.
+  .Decode(delay => toDelayRange(delay) as DelayRange)
+  .Encode(range => range)

@@ -113,8 +113,7 @@ t.test('the rate limit is named in code only where it is declared, kept, decided
   const naming = files.filter(file => /ratelimit/i.test(readFileSync(file, 'utf8'))).map(name).sort()
   t.strictSame(naming, [
     'admin-api/verbs.ts', // its admin verbs
-    'config/device-settings.ts', // its schema as an option
-    'config/settings.ts', // its flag
+    'config/settings.ts', // its schema and flag
     'contract/rate-limit.ts', // the token bucket, its schemas and summary
     'control/control-verbs.ts', // the handle's verb
     'device/device-core.ts', // the device keeps it, sets it at run time, resets it

@@ -183,9 +183,10 @@ t.test('every bad flag and variable is reported in one run, one line each, the p
   t.equal(refusal(['--port', 'abc', '--rate-limit', '0', '--latency', '800-100', '--log-level', 'loud'], { MOCK_NVR_SEED: '-1' }), [
     "--port must be a whole number from 0 to 65535, not 'abc'",
     '--latency must go from low to high, not from 800 to 100',
+    // The values read, then the options checked in the order --help lists them.
+    "--log-level must be one of fatal, error, warn, info, debug, trace or silent, not 'loud'",
     "MOCK_NVR_SEED must be a whole number from 0 to 4294967295, not '-1'",
-    "--rate-limit must be a whole number from 1 to 1000000, not '0'",
-    "--log-level must be one of fatal, error, warn, info, debug, trace or silent, not 'loud'"
+    "--rate-limit must be a whole number from 1 to 1000000, not '0'"
   ].join('\n'))
   t.strictSame(await runCommand(['--port', 'abc', '--rate-limit', '0']), {
     code: 2,
