@@ -3,6 +3,7 @@ import type { DeviceRoster } from '../device/roster.js'
 import { answerWithStream, fleetSource, JournalStream } from './journal-stream.js'
 import { FleetMerge, fleetPage, type FleetJournalEntry, type NamedJournal } from './journal-page.js'
 import { sendStepped, steppedEnvelope, type Query } from './paging.js'
+import { mapInSteps } from '../util/in-steps.js'
 import { ok, route } from './routing.js'
 
 export type { FleetJournalEntry }
@@ -25,8 +26,8 @@ export function registerFleetJournal (fleet: FastifyInstance, roster: DeviceRost
       const page = fleetPage(journalsOf(roster), request.query as Query, () => roster.entries.reduce((sum, { device }) => sum + device.requestsTotal, 0))
       return sendStepped(reply, () => steppedEnvelope('requests', page.next, page.limit, page.rest))
     },
-    DELETE: (_request, reply) => {
-      for (const { device } of roster.entries) device.resetRequests()
+    DELETE: async (_request, reply) => {
+      await mapInSteps(roster.entries, ({ device }) => { device.resetRequests() })
       return ok(reply, null)
     }
   })

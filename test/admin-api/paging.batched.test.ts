@@ -38,12 +38,12 @@ t.test('GET /__admin/devices takes a page: limit, after, and answers the next pa
 
 t.test('the fleet\'s journal is read a page at a time, in the order of the whole journal', async t => {
   const { fleet, admin, read } = await fleetOf(t)
-  const clock = fleet.devices[0]?.clock as { advance: (ms: number) => void, now: () => number }
+  const clock = fleet.devices[0]?.clock as { advance: (ms: number) => Promise<void>, now: () => number }
   const start = clock.now()
   // Answers at the same time on several devices, and at several times.
   for (const step of [['nvr-003', 'nvr-001'], ['nvr-002'], ['nvr-001', 'nvr-003', 'nvr-002', 'nvr-001']]) {
     for (const name of step) await read(name)
-    clock.advance(1000)
+    await clock.advance(1000)
   }
   const whole = fleet.requests()
   t.equal(whole.length, 7)
