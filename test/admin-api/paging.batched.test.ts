@@ -1,6 +1,8 @@
 import t, { type Test } from 'tap'
 import { startMockFleet, startMockNvr } from '../../src/index.js'
 import { steppedEnvelope } from '../../src/admin-api/paging.js'
+import { devicePage, FleetMerge } from '../../src/admin-api/journal-page.js'
+import { RequestJournal } from '../../src/control/journal.js'
 import { AUTH, SAMPLE_DATA } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
 
@@ -116,4 +118,34 @@ t.test('a stepped answer writes a slice of items per turn of the event loop, and
   let text = ''
   for await (const chunk of steppedEnvelope('items', () => undefined, 5, () => ({}))) text += chunk
   t.strictSame(JSON.parse(text).content, { items: [] })
+})
+
+t.test('a page read while the journals move: a ring that let go of entries is read from its oldest, a cleared journal ends', async t => {
+  let now = 0
+  const journal = (name: string) => ({ name, journal: new RequestJournal(3, () => now) })
+  const record = ({ journal }: { journal: RequestJournal }, url: string) => { now++; journal.record({ method: 'GET', url, params: {} }, 200, 0) }
+  const [a, b] = [journal('a'), journal('b')] as const
+  for (const url of ['/a1', '/a2', '/a3']) record(a, url)
+  for (const url of ['/b1', '/b2', '/b3']) record(b, url)
+  const merge = new FleetMerge([a, b])
+  t.match(merge.next(), { device: 'a', url: '/a1' })
+  // a's ring lets go of /a2, which the merge had not read; b is cleared.
+  for (const url of ['/a4', '/a5']) record(a, url)
+  b.journal.clear()
+  t.match(merge.next(), { device: 'a', url: '/a3' }, 'read from a\'s oldest, up to what it held when asked')
+  t.equal(merge.next(), undefined, 'b is done')
+  t.equal(merge.more, false)
+  t.equal(merge.last, '3_0_3')
+  for (const url of ['/a6', '/a7', '/a8', '/a9']) record(a, url)
+  const late = new FleetMerge([a])
+  for (const url of ['/a10', '/a11', '/a12']) record(a, url)
+  t.equal(late.next(), undefined, 'a ring that let go of all it held')
+
+  const device = journal('d')
+  for (const url of ['/d1', '/d2', '/d3']) record(device, url)
+  const page = devicePage(device.journal, { limit: '3' })
+  t.match(page.next(), { url: '/d1' })
+  device.journal.clear()
+  t.equal(page.next(), undefined, 'a clear ends a device\'s page')
+  t.match(page.rest(), { total: 0, next: 1, more: false })
 })

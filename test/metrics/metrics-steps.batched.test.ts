@@ -66,3 +66,15 @@ t.test('a label value with a quote, a backslash or a new line is escaped as the 
   const { text } = await scrape([device as NonNullable<typeof device>], 10)
   t.match(text, 'mock_nvr_health_state{device="a\\"b\\\\c\\nd",state="online"} 1')
 })
+
+t.test('HEAD /__admin/metrics answers the headers alone, with no scrape', async t => {
+  const { buildApp } = await import('../../src/index.js')
+  const { TokenPolicy } = await import('../../src/wire/token-policy.js')
+  const { CorsPolicy } = await import('../../src/wire/cors.js')
+  const app = await buildApp({ store: new DataStore(datasetFromData(SAMPLE_DATA)), tokens: new TokenPolicy(['t']), cors: new CorsPolicy(), maxHeaderSize: 65536, adminToken: 'admin' })
+  t.teardown(() => app.close())
+  const answer = await app.inject({ method: 'HEAD', url: '/__admin/metrics', headers: { authorization: 'Bearer admin' } })
+  t.equal(answer.statusCode, 200)
+  t.equal(answer.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8')
+  t.equal(answer.body, '')
+})
