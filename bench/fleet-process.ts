@@ -67,6 +67,11 @@ export class FleetProcess {
     return new FleetProcess(child, { devices, readyMs: Math.round(readyMs), cpuMs: Math.round((cpuSecondsOf(pid) ?? NaN) * 1000), rssMb, peakRssMb })
   }
 
+  /** Its process id, for its memory and CPU time while it runs. */
+  get pid (): number {
+    return this.#child.pid as number
+  }
+
   /** Stops it as a user does (SIGTERM), then for good if it has not exited in time. */
   async stop (): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return

@@ -1,4 +1,5 @@
 // npm run bench:fleet [-- --counts 1000,5000,10000] [--rounds R] [--port P] [--cli FILE] [--json] [--answered] [--load [--loaded N] [--duration S]]
+// npm run bench:fleet -- --pauses [--counts 1000,10000] [--per-device 100] [--port P]: admin calls beside a steady load (fleet-pauses.ts)
 // Fleets from the built CLI on the bundled fixtures, one size after another: how long each takes to be ready (its
 // ready line), the CPU and memory it took, the memory per device, and the metrics scrape of the largest; the sizes
 // are taken in turn, round after round, and each figure is the median of its rounds. With --answered, the largest is
@@ -15,6 +16,7 @@ import { AUTH_HEADERS, BENCH_TOKEN } from './bench-data.js'
 import { fetchOnce, FleetProcess, openFilesLimit, type FleetStart } from './fleet-process.js'
 import { canPin, pinLoadGenerator, ServerProcess } from './processes.js'
 import { runMain } from './run-main.js'
+import { formatPauses, measurePauses } from './fleet-pauses.js'
 
 const { values } = parseArgs({
   options: {
@@ -27,7 +29,9 @@ const { values } = parseArgs({
     answered: { type: 'boolean', default: false },
     load: { type: 'boolean', default: false },
     loaded: { type: 'string', default: '100' },
-    duration: { type: 'string', default: '5' }
+    duration: { type: 'string', default: '5' },
+    pauses: { type: 'boolean', default: false },
+    'per-device': { type: 'string', default: '100' }
   }
 })
 
@@ -46,7 +50,7 @@ const LOAD_PATH = '/nvr/v1/cameras/cam-1/counting_lines'
 // Below Linux's ephemeral ports (32768 and up), which outgoing connections take, and away from 8080.
 const LOAD_PORT = 20_000 + Math.floor(Math.random() * 9_000)
 
-function whole (name: 'loaded' | 'duration' | 'port' | 'rounds', text: string): number {
+function whole (name: 'loaded' | 'duration' | 'port' | 'rounds' | 'per-device', text: string): number {
   const value = Number(text)
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number from 1, not '${text}'`)
   return value
@@ -193,6 +197,10 @@ async function main (): Promise<void> {
   const skipped = sizes.filter(size => !fits(size))
   const run = sizes.filter(fits)
 
+  if (values.pauses) {
+    await pausesOnly(run, port, files)
+    return
+  }
   const rounds = whole('rounds', values.rounds as string)
   const manifestDir = await mkdtemp(join(tmpdir(), 'mock-nvr-bench-fleet-'))
   // Also when a signal ends the bench, which runs no finally.
@@ -240,6 +248,26 @@ async function main (): Promise<void> {
     return
   }
   process.stdout.write(formatText(report, smallest?.devices))
+}
+
+/** --pauses: each size's start, its load with and without scrapes, and each admin call beside it. */
+async function pausesOnly (sizes: readonly number[], port: number, files: number | undefined): Promise<void> {
+  const perDevice = whole('per-device', values['per-device'] as string)
+  const manifestDir = await mkdtemp(join(tmpdir(), 'mock-nvr-bench-pauses-'))
+  process.once('exit', () => rmSync(manifestDir, { recursive: true, force: true }))
+  const figures = []
+  try {
+    for (const devices of sizes) figures.push(await measurePauses(CLI, devices, port, manifestDir, perDevice))
+  } finally {
+    await rm(manifestDir, { recursive: true, force: true })
+  }
+  const command = `npm run bench:fleet -- ${process.argv.slice(2).join(' ')}`
+  const machine = { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, node: process.version, openFiles: files ?? null, loadAverage: loadavg().map(each => Math.round(each * 100) / 100) }
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ command, machine, pauses: figures }, null, 2)}\n`)
+    return
+  }
+  process.stdout.write(`$ ${command}\n${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ulimit -n ${String(machine.openFiles)}, load average ${machine.loadAverage.join(' ')}\n${formatPauses(figures, port)}`)
 }
 
 type Report = {

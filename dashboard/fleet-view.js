@@ -4,8 +4,8 @@
 // A fleet's view: one tile per device with its state and request rate, filtered by name; a tile opens that device's view,
 // and its buttons take the device offline, reboot it or bring it back. A device with faults in force has a marker that
 // says how many, and clears them. A tile's state follows the fleet's event stream
-// at once; the rates and the faults come from the list, read every 2 s (so a request costs the page nothing of its own: the stream it
-// reads carries the health and data events alone).
+// at once; the rates and the faults come from the list, read every 2 s a page of 500 devices at a time (so a request costs the page
+// nothing of its own: the stream it reads carries the health and data events alone, and no read of the list holds a device).
 import { call, readJournalStream, TokenRefused } from './api.js'
 import { count, el, find } from './dom.js'
 
@@ -19,6 +19,8 @@ import { count, el, find } from './dom.js'
 
 /** How often the devices' counts are read again, for their request rates. */
 const EVERY_MS = 2000
+/** Devices a read of the list asks for at once: each page is a request of its own, the server's answer written in steps. */
+const PAGE = 500
 /** How long before a lost stream is opened again; the list read every 2 s keeps the states right meanwhile. */
 const STREAM_RETRY_MS = 5000
 
@@ -162,15 +164,26 @@ export function fleetView ({ onError }) {
     grid.dataset.shown = String(shown)
   }
 
-  const load = () => call('GET', '/devices').then(({ devices }) => update(devices))
+  // Every page of the list, one request after another, then the tiles.
+  async function load () {
+    /** @type {ListedDevice[]} */
+    const devices = []
+    /** @type {string | null} */
+    let after = null
+    do {
+      const page = await call('GET', `/devices?limit=${PAGE}${after === null ? '' : `&after=${encodeURIComponent(after)}`}`)
+      devices.push(...page.devices)
+      after = page.next
+    } while (after !== null)
+    update(devices)
+  }
   filter.addEventListener('input', applyFilter)
 
   return {
-    /** Shows the fleet and keeps its rates current. */
-    /** @param {ListedDevice[]} devices */
-    show (devices) {
+    /** Shows the fleet, read page by page, and keeps its rates current. */
+    show () {
       section.hidden = false
-      update(devices)
+      load().catch(onError)
       setInterval(() => {
         if (!document.hidden) load().catch(onError)
       }, EVERY_MS)

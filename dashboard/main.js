@@ -144,10 +144,11 @@ function start () {
   setState('connecting', 'Connecting…')
   // The fleet's view has none of a device's sections: their links wait hidden until the page knows which view it shows.
   nav.hidden = true
-  // A fleet's control address lists its devices; a single mock-nvr has no such list and shows its own view.
-  call('GET', '/devices').then(({ devices }) => {
+  // A fleet's control address lists its devices (one is enough to know; the view reads them page by page); a single
+  // mock-nvr has no such list and shows its own view.
+  call('GET', '/devices?limit=1').then(() => {
     setState('live', 'Fleet')
-    fleet.show(devices)
+    fleet.show()
   }, error => {
     if (error instanceof Refusal && error.status === 404) openDevice()
     else onError(error)

@@ -1,22 +1,24 @@
 import type { FastifyInstance } from 'fastify'
 import { FaultSpecSchema } from '../control/faults/fault-spec.js'
 import type { DeviceRoster } from '../device/roster.js'
+import { mapInSteps } from '../util/in-steps.js'
 import { ok, route } from './routing.js'
 
 /**
  * /__admin/faults: every device's faults, one injected on each, all cleared. A spec is checked on the first device:
- * refused there (InvalidFaultError, the 400), it is refused everywhere, and nothing changed.
+ * refused there (InvalidFaultError, the 400), it is refused everywhere, and nothing changed. Injecting and clearing go
+ * over the devices a slice per turn of the event loop, and answer once every device is done.
  */
 export function registerFleetFaults (fleet: FastifyInstance, roster: DeviceRoster): void {
   route(fleet, '/faults', {
     GET: (_request, reply) => ok(reply, roster.entries.flatMap(({ device }) => device.faults().map(fault => ({ device: device.name, ...fault })))),
-    POST: (request, reply) => {
-      const faults = roster.entries.map(({ device }) => ({ device: device.name, ...device.injectFault(request.body) }))
+    POST: async (request, reply) => {
+      const faults = await mapInSteps(roster.entries, ({ device }) => ({ device: device.name, ...device.injectFault(request.body) }))
       request.log.info({ devices: faults.length }, 'admin: a fault injected on every device')
       return ok(reply, faults, 201)
     },
-    DELETE: (request, reply) => {
-      for (const { device } of roster.entries) device.clearFaults()
+    DELETE: async (request, reply) => {
+      await mapInSteps(roster.entries, ({ device }) => device.clearFaults())
       request.log.info('admin: every fault of every device cleared')
       return ok(reply, null)
     }

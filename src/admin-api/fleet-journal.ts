@@ -1,27 +1,33 @@
 import type { FastifyInstance } from 'fastify'
-import type { JournalEntry } from '../control/journal.js'
 import type { DeviceRoster } from '../device/roster.js'
 import { answerWithStream, fleetSource, JournalStream } from './journal-stream.js'
+import { FleetMerge, fleetPage, type FleetJournalEntry, type NamedJournal } from './journal-page.js'
+import { sendStepped, steppedEnvelope, type Query } from './paging.js'
+import { mapInSteps } from '../util/in-steps.js'
 import { ok, route } from './routing.js'
 
-/** A journal entry of a fleet: the device's name first. */
-export type FleetJournalEntry = { device: string } & JournalEntry
+export type { FleetJournalEntry }
 
-/** Every device's journal as one, oldest first, each entry with its device's name. */
+const journalsOf = (roster: DeviceRoster): NamedJournal[] => roster.entries.map(({ device }) => ({ name: device.name, journal: device.journal }))
+
+/** Every device's journal as one, in the order the answers ended, each entry with its device's name: the pages' order. */
 export function fleetJournal (roster: DeviceRoster): FleetJournalEntry[] {
-  const entries = roster.entries.flatMap(({ device }) => device.requests().map(entry => ({ device: device.name, ...entry })))
-  return entries.sort((a, b) => a.time.localeCompare(b.time))
+  const merge = new FleetMerge(journalsOf(roster))
+  const entries: FleetJournalEntry[] = []
+  for (let entry = merge.next(); entry !== undefined; entry = merge.next()) entries.push(entry)
+  return entries
 }
 
 /** /__admin/requests, /requests/stream and /events/stream: every device's requests and events, each naming its device. */
 export function registerFleetJournal (fleet: FastifyInstance, roster: DeviceRoster): void {
   route(fleet, '/requests', {
-    GET: (_request, reply) => {
-      const total = roster.entries.reduce((sum, { device }) => sum + device.requestsTotal, 0)
-      return ok(reply, { requests: fleetJournal(roster), total })
+    // A page from `since`, `limit` entries at most, merged and written a slice per turn of the event loop.
+    GET: (request, reply) => {
+      const page = fleetPage(journalsOf(roster), request.query as Query, () => roster.entries.reduce((sum, { device }) => sum + device.requestsTotal, 0))
+      return sendStepped(reply, () => steppedEnvelope('requests', page.next, page.limit, page.rest))
     },
-    DELETE: (_request, reply) => {
-      for (const { device } of roster.entries) device.resetRequests()
+    DELETE: async (_request, reply) => {
+      await mapInSteps(roster.entries, ({ device }) => { device.resetRequests() })
       return ok(reply, null)
     }
   })

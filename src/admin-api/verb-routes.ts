@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { DeviceOf } from './device-of.js'
 import type { SharedPortClock } from './device-health-rules.js'
+import { SteppedAnswer, type Query } from './paging.js'
 import { ok, route } from './routing.js'
 import { VERB_TABLE, type VerbRow } from './verbs.js'
 
@@ -29,8 +30,9 @@ export function registerVerbRoutes (app: FastifyInstance, deviceOf: DeviceOf, sh
 function handlerOf (row: VerbRow, deviceOf: DeviceOf, sharedPortClock: SharedPortClock): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   const run = row.run as NonNullable<VerbRow['run']>
   return async function answerVerb (request, reply) {
-    const input = { body: request.body, params: request.params as Record<string, string>, sharedPortClock }
+    const input = { body: request.body, params: request.params as Record<string, string>, query: request.query as Query, sharedPortClock }
     const content = await run(deviceOf(request), input)
+    if (content instanceof SteppedAnswer) return content.send(reply)
     const logged = row.logged?.(content, input)
     if (logged !== undefined) request.log.info(logged.fields ?? {}, logged.message)
     return ok(reply, content, row.status)

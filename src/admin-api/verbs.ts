@@ -7,6 +7,8 @@ import { ClockBodySchema } from './clock-routes.js'
 import type { Device } from '../device/device.js'
 import { apiErrors } from '../wire/errors.js'
 import { healthOf, setHealth, type SharedPortClock } from './device-health-rules.js'
+import { devicePage } from './journal-page.js'
+import { MAX_LIMIT, pageQuery, SteppedAnswer, type Query } from './paging.js'
 
 /** A call of the admin API: the method, the path below /__admin (a device's own, or the fleet's), and the body. */
 export interface AdminCall {
@@ -19,6 +21,8 @@ export interface AdminCall {
 export interface VerbInput {
   body: unknown
   params: Readonly<Record<string, string>>
+  /** The query string's parameters: a page's `limit` and `since`. */
+  query?: Query
   /** Whether the admin API shares the device's port, and on which clock (device-health-rules.ts says why it matters). */
   sharedPortClock: SharedPortClock
 }
@@ -76,6 +80,16 @@ const DATA_BODY_LIMIT = 64 * 1024 * 1024
 
 const get = (path: string) => () => ({ method: 'GET', path }) as const
 
+/** The arguments of a paged read: its MCP tool's, which become the admin call's query. */
+const JournalPageSchema = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: 'entries at most in this page; a device\'s whole journal, or 10,000 of a fleet\'s, when absent' })),
+  since: Type.Optional(Type.String({ minLength: 1, description: 'the page\'s start: the `next` of the page before, or an ISO 8601 time (the requests answered after it)' }))
+}, { additionalProperties: false })
+const DevicesPageSchema = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: 'devices at most in this page; 1,000 when absent' })),
+  after: Type.Optional(Type.String({ minLength: 1, description: 'the page\'s start: the devices after this one, the `next` of the page before' }))
+}, { additionalProperties: false })
+
 // One fault by its id (a 404 when there is none), or every fault.
 function clearFaults (device: Device, id: string | undefined): null {
   if (id === undefined) device.clearFaults()
@@ -88,7 +102,7 @@ export const VERB_TABLE: readonly VerbRow[] = [
   { name: 'data', verb: 'data', scope: 'device', readOnly: true, description: 'The data the device serves, in the shape of a fixture file: its cameras and counting lines.', call: get('/data'), run: device => device.data() },
   { name: 'use', verb: 'use', scope: 'device', body: FixtureDataSchema, description: 'Serves this data from the next request on. It is checked as a fixture file is; a refusal lists each problem, and nothing changes.', call: () => ({ method: 'PUT', path: '/data' }), bodyLimit: DATA_BODY_LIMIT, run: (device, { body }) => device.use(body, 'request body'), logged: summary => ({ fields: summary as object, message: 'admin: data replaced' }) },
   { name: 'resetData', verb: 'resetData', scope: 'device', description: 'Serves the start-up data again (with watch on, what the fixture files hold now).', call: () => ({ method: 'DELETE', path: '/data' }), run: device => device.resetData(), logged: summary => ({ fields: summary as object, message: 'admin: data reset to the start-up data' }) },
-  { name: 'requests', verb: 'requests', scope: 'fleet-too', readOnly: true, description: 'The journal: the requests the device received (admin calls aside), oldest first.', call: get('/requests'), run: device => ({ requests: device.requests(), total: device.requestsTotal, capacity: device.journal.capacity }) },
+  { name: 'requests', verb: 'requests', scope: 'fleet-too', readOnly: true, body: JournalPageSchema, description: 'The journal: the requests the device received (admin calls aside), oldest first, a page at a time: `limit` entries from `since`; the answer\'s `next` is the `since` of the page after, and `more` says whether one is there already.', call: args => ({ method: 'GET', path: `/requests${pageQuery(args, ['limit', 'since'])}` }), run: (device, { query }) => new SteppedAnswer('requests', devicePage(device.journal, query)) },
   { name: 'resetRequests', verb: 'resetRequests', scope: 'fleet-too', description: 'Empties the request journal.', call: () => ({ method: 'DELETE', path: '/requests' }), run: device => { device.resetRequests(); return null } },
   { name: 'events', verb: 'events', scope: 'device', readOnly: true, description: 'The changes of health and the data edits (drift), oldest first.', call: get('/events'), run: device => device.events.entries() },
   { name: 'injectFault', verb: 'injectFault', scope: 'fleet-too', body: FaultSpecSchema, description: 'Injects a fault on the device API: an error status, a dropped connection, a malformed body and/or a delay, for every request, one route or one camera, for the next `times` requests or until cleared. Answers the fault with its id.', call: () => ({ method: 'POST', path: '/faults' }), status: 201, run: (device, { body }) => device.injectFault(body), logged: fault => ({ fields: { fault }, message: `admin: ${(fault as { id: string }).id} injected` }) },
@@ -122,5 +136,5 @@ export const VERB_TABLE: readonly VerbRow[] = [
   { name: 'reset', verb: 'reset', scope: 'fleet-too', description: 'Back to the start: the start-up data, scoped tokens and rate limit, no faults, an empty journal, its health and drift from their start. Answers once its port has followed.', call: () => ({ method: 'POST', path: '/reset' }), run: async device => { await device.reset(); return null }, logged: () => ({ message: 'admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal' }) },
   { name: 'clockNow', verb: 'clock.now', scope: 'process', readOnly: true, description: 'The time by the device\'s clock (health schedules, drift, latency and delays, the rate limit).', call: get('/clock') },
   { name: 'advanceClock', verb: 'clock.advance', scope: 'process', body: ClockBodySchema, description: 'Moves a manual clock on by `advance` milliseconds, running every change due on the way; answers once the ports have followed. The real clock refuses.', call: () => ({ method: 'POST', path: '/clock' }) },
-  { name: 'devices', verb: 'devices', scope: 'fleet', readOnly: true, description: 'Every device of the fleet: its name, URL, cameras, state, requests and faults.', call: get('/devices') }
+  { name: 'devices', verb: 'devices', scope: 'fleet', readOnly: true, body: DevicesPageSchema, description: 'The devices of the fleet, a page at a time (`limit`, 1,000 by default, `after` a device\'s name): each one\'s name, URL, cameras, state, requests and faults; the answer\'s `next` is the `after` of the page after, null on the last.', call: args => ({ method: 'GET', path: `/devices${pageQuery(args, ['limit', 'after'])}` }) }
 ]

@@ -112,6 +112,26 @@ export class RequestJournal {
     return entries
   }
 
+  /** The number since the last clear of the oldest request held (the newest is `total`); past `total` when none is. */
+  get firstSeq (): number {
+    return this.#total - this.#size + 1
+  }
+
+  /** The request numbered `seq` since the last clear; read only between firstSeq and total. */
+  entryAt (seq: number): JournalEntry {
+    return this.#entry(this.#slotOf(seq))
+  }
+
+  /** When the answer of the request numbered `seq` ended, by the journal's clock: what orders several journals as one. */
+  endedAt (seq: number): number {
+    return this.#completedAt[this.#slotOf(seq)] as number
+  }
+
+  #slotOf (seq: number): number {
+    const first = this.#size < this.capacity ? 0 : this.#next
+    return (first + seq - this.firstSeq) % this.capacity
+  }
+
   // Twice as many slots, up to the capacity, the recorded ones copied over.
   #grow (): void {
     const slots = Math.min(this.capacity, Math.max(FIRST_SLOTS, this.#slots * 2))

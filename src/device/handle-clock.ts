@@ -13,15 +13,19 @@ export interface HandleClock {
   readonly pending: number
 }
 
-/** The clock of a handle; `settled` resolves once every port has followed its last move. */
-export function handleClock (clock: Clock, settled: () => Promise<unknown>): HandleClock {
+/**
+ * The clock of a handle; `settled` resolves once every port has followed its last move. With `turn` (the next turn of
+ * the event loop, on Node) a move runs its timers in steps, so a fleet's schedules hold no device's answer.
+ */
+export function handleClock (clock: Clock, settled: () => Promise<unknown>, turn?: () => Promise<unknown>): HandleClock {
   return {
     manual: clock.manual,
     now: () => clock.now(),
     advance: async ms => {
       if (!(clock instanceof ManualClock)) throw new ClockError('the clock is real: start with clock \'manual\' to move it by hand')
       if (!Number.isInteger(ms) || ms < 0) throw new ClockError(`clock.advance takes whole milliseconds from 0, not ${String(ms)}`)
-      clock.advance(ms)
+      if (turn === undefined) clock.advance(ms)
+      else await clock.advanceInSteps(ms, { turn })
       await settled()
     },
     get pending () {

@@ -1,5 +1,6 @@
 import { clearInterval, setInterval } from 'node:timers'
 import type { Device } from './device.js'
+import { mapInSteps } from '../util/in-steps.js'
 
 /** A device of a roster, listening: what the admin API lists and acts on. */
 export interface RosterEntry {
@@ -53,12 +54,12 @@ export class Roster implements DeviceRoster {
 
   /** Resolves once every port has done what its device's health last asked. */
   async settled (): Promise<void> {
-    await Promise.all(this.#devices.map(async device => await device.settled()))
+    await mapInSteps(this.#devices, async device => await device.settled())
   }
 
-  /** Every device back to its start; resolves once every port has followed. */
+  /** Every device back to its start, a slice of devices per turn of the event loop; resolves once every port has followed. */
   async reset (): Promise<void> {
-    await Promise.all(this.#devices.map(async device => await device.reset()))
+    await mapInSteps(this.#devices, async device => await device.reset())
   }
 
   /** Stops every device's timers and lets go of the requests their health holds; the process is no longer held. */

@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   invalidPrefer: 'INVALID_PREFER',
   /** 400: an admin request body that is not valid. */
   invalidBody: 'INVALID_BODY',
+  /** 400: a query parameter of an admin call that is not what it takes (a page's `limit`, `since` or `after`). */
+  invalidQuery: 'INVALID_QUERY',
   /** 404: no injected fault has that id. */
   faultNotFound: 'FAULT_NOT_FOUND',
   /** 404: no device of the fleet has that name. */

@@ -34,7 +34,13 @@ export async function listResources (mock: SteeredMock): Promise<Resource[]> {
     const data = await contentAt(mock, `${ADMIN_PREFIX}/data`) as ServedData
     return [...fixed, ...data.cameras.map(({ id }) => cameraResource(`${SCHEME}cameras/${encodeURIComponent(id)}`, id))]
   }
-  const { devices } = await contentAt(mock, `${ADMIN_PREFIX}/devices`) as { devices: Array<{ name: string, cameras: string[] }> }
+  // Page by page, as the admin API answers them: each page is a request of its own, so no device waits behind the list.
+  const devices: Array<{ name: string, cameras: string[] }> = []
+  for (let after: string | null | undefined; after !== null;) {
+    const page = await contentAt(mock, `${ADMIN_PREFIX}/devices${after === undefined ? '' : `?after=${encodeURIComponent(after)}`}`) as { devices: typeof devices, next: string | null }
+    devices.push(...page.devices)
+    after = page.next
+  }
   return [
     ...fixed,
     { uri: `${SCHEME}manifest`, name: 'manifest', title: 'The fleet\'s manifest', description: 'Every device: its name, URL, cameras and state.', mimeType: JSON_TYPE },

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { buildServingApp } from '../app/build-app.js'
 import type { DevicePort } from '../device/device-port.js'
@@ -121,7 +122,7 @@ export async function serveDevices ({ devices: toServe, shared, logger, tls, con
     roster.holdProcess()
     await settled()
   }
-  return { app, roster, devices, ports, listener, clock: handleClock(clock, settled), protocol, listen, close }
+  return { app, roster, devices, ports, listener, clock: handleClock(clock, settled, nextTurn), protocol, listen, close }
 }
 
 /** The stores of the devices that serve fixture files, by the path they serve. */

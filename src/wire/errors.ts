@@ -53,6 +53,9 @@ export const apiErrors = {
   /** A body JSON cannot read: the sentence says where, and so does its one problem, as a broken file's would. */
   invalidJson: (problem: ValueProblem) =>
     new ApiError(400, ERROR_CODES.invalidBody, `The request body ${problem.message}.`, {}, [{ path: problem.path, message: problem.message }]),
+  /** A query parameter with a mistake: the sentence and `problems` name it (its path is its name). */
+  invalidQuery: (name: string, message: string) =>
+    new ApiError(400, ERROR_CODES.invalidQuery, `The query parameter ${name} ${message}.`, {}, [{ path: name, message }]),
   faultNotFound: (id: string) =>
     new ApiError(404, ERROR_CODES.faultNotFound, `No fault has the id ${quote(id)}.`),
   deviceNotFound: (name: string) =>

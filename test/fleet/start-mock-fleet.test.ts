@@ -44,7 +44,7 @@ t.test('a fleet of 200 on shared data: every device answers on its port; verbs a
   second?.injectFault({ status: 503 })
   t.equal((await fetch(`${second?.url as string}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })).status, 503)
   t.equal((await fetch(`${fleet.devices[0]?.url as string}/nvr/v1/cameras/cam-1/counting_lines`, { headers: AUTH })).status, 200, 'the others are unaffected')
-  fleet.reset()
+  await fleet.reset()
   t.strictSame(fleet.requests(), [])
   t.strictSame(second?.faults(), [])
   second?.use({ cameras: [{ id: 'only-here' }] })

@@ -1,0 +1,193 @@
+// What admin calls do to a fleet's devices under a steady load (npm run bench:fleet -- --pauses): a fleet from the
+// built CLI, a client polling its devices in turn over keep-alive (CONNECTIONS connections at most, each visit BURST
+// requests on one connection), each device answered --per-device times in all: half of them without scrapes, half
+// with GET /__admin/metrics every 5 s; then, the load going on, each admin call in turn, and the longest device
+// answer while it was asked. Every phase is bounded by its requests, and a run stops its fleet whatever happens.
+import { join } from 'node:path'
+import { Client } from 'undici'
+import { AUTH_HEADERS, BENCH_TOKEN } from './bench-data.js'
+import { FleetProcess } from './fleet-process.js'
+import { memoryOf } from './processes.js'
+
+const ADMIN_TOKEN = 'bench-admin'
+const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` }
+/** Connections open at once: a few hundred at most, well under the open-files limit of both sides. */
+const CONNECTIONS = 200
+/** Requests a connection sends a device before it moves on to the next device. */
+const BURST = 10
+const SCRAPE_EVERY_MS = 5000
+const LOAD_PATH = '/nvr/v1/cameras/cam-1/counting_lines'
+
+/** p50, p99 and the longest of device answers, in ms. */
+export interface Latencies {
+  requests: number
+  p50: number
+  p99: number
+  max: number
+}
+
+export interface AdminPause {
+  call: string
+  /** The admin call's own time, from the request to the last byte (to the ready event of a stream). */
+  ms: number
+  bytes: number
+  /** The longest device answer that overlapped the call. */
+  longestDeviceMs: number
+  /** Device answers that overlapped it. */
+  overlapping: number
+}
+
+export interface PauseFigures {
+  devices: number
+  readyMs: number
+  rssReadyMb: number
+  rssAfterLoadMb: number
+  perDevice: number
+  withoutScrapes: Latencies
+  withScrapes: Latencies & { scrapes: number, scrapeMs: number[] }
+  admin: AdminPause[]
+}
+
+interface Timed { start: number, end: number }
+
+const round = (ms: number) => Math.round(ms * 100) / 100
+
+function latencies (times: readonly Timed[]): Latencies {
+  const sorted = times.map(({ start, end }) => end - start).sort((a, b) => a - b)
+  const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN)
+  return { requests: sorted.length, p50: at(0.5), p99: at(0.99), max: round(sorted.at(-1) ?? NaN) }
+}
+
+/** Visits of the devices in turn, BURST requests each on one keep-alive connection, by CONNECTIONS workers; until `visits` are done or `stop()`. */
+class DeviceLoad {
+  readonly times: Timed[] = []
+  #next = 0
+  #stopped = false
+  readonly #urls: readonly string[]
+
+  constructor (urls: readonly string[]) {
+    this.#urls = urls
+  }
+
+  async run (visits: number): Promise<void> {
+    const first = this.#next
+    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+      while (!this.#stopped && this.#next - first < visits) {
+        const url = this.#urls[this.#next++ % this.#urls.length] as string
+        const client = new Client(url, { pipelining: 1 })
+        try {
+          for (let request = 0; request < BURST; request++) {
+            const start = performance.now()
+            const answer = await client.request({ path: LOAD_PATH, method: 'GET', headers: AUTH_HEADERS })
+            await answer.body.dump()
+            if (answer.statusCode !== 200) throw new Error(`${url}${LOAD_PATH} answered ${answer.statusCode}`)
+            this.times.push({ start, end: performance.now() })
+          }
+        } finally {
+          await client.close()
+        }
+      }
+    }))
+  }
+
+  stop (): void {
+    this.#stopped = true
+  }
+}
+
+async function adminCall (control: string, method: 'GET' | 'POST', path: string, stream = false): Promise<{ start: number, end: number, bytes: number }> {
+  const client = new Client(control)
+  const start = performance.now()
+  try {
+    const answer = await client.request({ path, method, headers: ADMIN })
+    if (answer.statusCode !== 200) throw new Error(`${method} ${path} answered ${answer.statusCode}`)
+    let bytes = 0
+    for await (const chunk of answer.body) {
+      bytes += (chunk as Buffer).length
+      // A stream: up to its ready event, the first thing it sends.
+      if (stream && String(chunk).includes('event: ready')) break
+    }
+    const end = performance.now()
+    if (stream) answer.body.destroy()
+    return { start, end, bytes }
+  } finally {
+    await client.destroy()
+  }
+}
+
+/** One size: its start, its steady load without and with scrapes, then each admin call beside the load. */
+export async function measurePauses (cli: string, devices: number, port: number, manifestDir: string, perDevice: number): Promise<PauseFigures> {
+  const manifest = join(manifestDir, `pauses-${devices}.json`)
+  const command = ['node', cli, '--devices', String(devices), '--port', String(port), '--token', BENCH_TOKEN, '--admin-token', ADMIN_TOKEN, '--log-level', 'warn', '--journal-size', String(perDevice), '--generate', '1x3', '--manifest', manifest]
+  const fleet = await FleetProcess.spawn(command, devices)
+  try {
+    const control = `http://127.0.0.1:${port - 1}`
+    const urls = Array.from({ length: devices }, (_, index) => `http://127.0.0.1:${port + index}`)
+    const visits = Math.ceil(devices * perDevice / BURST)
+    const quiet = new DeviceLoad(urls)
+    await quiet.run(Math.floor(visits / 2))
+
+    const scraped = new DeviceLoad(urls)
+    const scrapeMs: number[] = []
+    const scraping = { on: true }
+    const scrapes = (async () => {
+      while (scraping.on) {
+        await new Promise(resolve => setTimeout(resolve, SCRAPE_EVERY_MS))
+        if (!scraping.on) break
+        const { start, end } = await adminCall(control, 'GET', '/__admin/metrics')
+        scrapeMs.push(Math.round(end - start))
+      }
+    })()
+    await scraped.run(visits - Math.floor(visits / 2))
+    scraping.on = false
+    await scrapes
+    const rssAfterLoadMb = memoryOf(fleet.pid)?.rssMb ?? NaN
+
+    // The load goes on while each admin call is asked in turn, half a second apart; the reset last, as it empties the journals.
+    const beside = new DeviceLoad(urls)
+    const going = beside.run(Number.MAX_SAFE_INTEGER)
+    const admin: AdminPause[] = []
+    const calls: Array<[string, 'GET' | 'POST', string, boolean?]> = [
+      ['GET /__admin/metrics', 'GET', '/__admin/metrics'],
+      ['GET /__admin/devices', 'GET', '/__admin/devices'],
+      ['GET /__admin/requests (a page)', 'GET', '/__admin/requests'],
+      ['GET /__admin/events/stream (connect)', 'GET', '/__admin/events/stream', true],
+      ['GET /__admin/requests/stream (connect)', 'GET', '/__admin/requests/stream', true],
+      ['POST /__admin/reset', 'POST', '/__admin/reset']
+    ]
+    try {
+      for (const [call, method, path, stream] of calls) {
+        await new Promise(resolve => setTimeout(resolve, 500))
+        const { start, end, bytes } = await adminCall(control, method, path, stream)
+        // Answers still in flight when the call ended are counted once they end.
+        await new Promise(resolve => setTimeout(resolve, 200))
+        const overlapping = beside.times.filter(time => time.end > start && time.start < end)
+        admin.push({ call, ms: round(end - start), bytes, longestDeviceMs: round(Math.max(0, ...overlapping.map(time => time.end - time.start))), overlapping: overlapping.length })
+      }
+    } finally {
+      beside.stop()
+      await going
+    }
+    const withScrapes = { ...latencies(scraped.times), scrapes: scrapeMs.length, scrapeMs }
+    return { devices, readyMs: fleet.start.readyMs, rssReadyMb: fleet.start.rssMb, rssAfterLoadMb, perDevice, withoutScrapes: latencies(quiet.times), withScrapes, admin }
+  } finally {
+    await fleet.stop()
+  }
+}
+
+/** The figures as text: a table of the loads, one of the admin calls. */
+export function formatPauses (figures: readonly PauseFigures[], port: number): string {
+  const lines = [
+    '',
+    `Admin calls beside a load: node dist/cli.js --devices N --port ${port} --token ${BENCH_TOKEN} --admin-token ${ADMIN_TOKEN} --log-level warn --journal-size P --generate 1x3;`,
+    `a client polls the devices in turn (${CONNECTIONS} keep-alive connections, ${BURST} requests a device a visit) until each has answered P times (half without scrapes, half with /__admin/metrics every ${SCRAPE_EVERY_MS / 1000} s)`,
+    ''
+  ]
+  for (const size of figures) {
+    lines.push(`${size.devices.toLocaleString('en-US')} devices: ready in ${size.readyMs} ms, RSS ${size.rssReadyMb} MB ready, ${size.rssAfterLoadMb} MB after the load (P = ${size.perDevice})`)
+    lines.push(`  steady load, no scrapes: ${size.withoutScrapes.requests} answers, p50 ${size.withoutScrapes.p50} ms, p99 ${size.withoutScrapes.p99} ms, longest ${size.withoutScrapes.max} ms`)
+    lines.push(`  steady load, scraped every ${SCRAPE_EVERY_MS / 1000} s: ${size.withScrapes.requests} answers, p50 ${size.withScrapes.p50} ms, p99 ${size.withScrapes.p99} ms, longest ${size.withScrapes.max} ms; ${size.withScrapes.scrapes} scrapes of ${size.withScrapes.scrapeMs.join(', ')} ms`)
+    for (const call of size.admin) lines.push(`  ${call.call}: ${call.ms} ms, ${call.bytes.toLocaleString('en-US')} bytes; longest device answer meanwhile ${call.longestDeviceMs} ms (of ${call.overlapping})`)
+  }
+  return `${lines.join('\n')}\n`
+}
