@@ -3,8 +3,9 @@ import { clearInterval, setInterval } from 'node:timers'
 import type { FastifyReply } from 'fastify'
 import type { JournalEntry, RequestJournal } from '../control/journal.js'
 import type { DeviceEvents } from '../control/device-events.js'
-import type { DeviceRoster } from '../device/roster.js'
+import type { DeviceRoster, RosterEntry } from '../device/roster.js'
 import { apiErrors } from '../wire/errors.js'
+import { DEVICES_PER_TURN, mapInSteps } from '../util/in-steps.js'
 
 /** The content type of a server-sent events stream. */
 export const EVENT_STREAM_TYPE = 'text/event-stream; charset=utf-8'
@@ -28,8 +29,14 @@ export type SendEvent = (name: string, data: unknown, id?: number) => void
 /** What a stream carries: the data of its first event, and what happens from then on, heard until told to stop. */
 export interface StreamSource {
   ready: () => unknown
-  /** Starts sending what happens; the function returned stops it. */
-  listen: (send: SendEvent) => () => void
+  /** Starts sending what happens, until stopped. */
+  listen: (send: SendEvent) => Listening
+}
+
+/** A source being listened to: how to stop, and, for one that starts in steps, when it hears everything. */
+export interface Listening {
+  stop: () => void
+  hearing?: Promise<void>
 }
 
 /**
@@ -42,9 +49,11 @@ export function deviceSource (journal: RequestJournal, events?: DeviceEvents): S
     listen: send => {
       const unlisten = journal.listeners.add((entry, seq) => { send('request', { seq, ...entry }, seq) })
       const unlistenEvents = events?.listeners.add(change => { send(change.kind, change) })
-      return () => {
-        unlisten()
-        unlistenEvents?.()
+      return {
+        stop: () => {
+          unlisten()
+          unlistenEvents?.()
+        }
       }
     }
   }
@@ -52,18 +61,31 @@ export function deviceSource (journal: RequestJournal, events?: DeviceEvents): S
 
 /**
  * Every device of a fleet, as deviceSource, each event with its device's name first and no id (each device counts
- * its own); with `requests: false`, the health and data events alone, so a page that shows states pays nothing per request.
+ * its own); with `requests: false`, the health and data events alone, so a page that shows states pays nothing per
+ * request. Its devices are listened to a slice per turn of the event loop, so no device waits behind a connect;
+ * a stream's ready event comes once every device is heard.
  */
 export function fleetSource (roster: DeviceRoster, { requests = true }: { requests?: boolean } = {}): StreamSource {
   return {
     ready: () => ({ devices: roster.entries.length, total: roster.entries.reduce((sum, { device }) => sum + device.requestsTotal, 0) }),
     listen: send => {
-      const stops = roster.entries.map(({ device: { name, journal, events } }) => {
+      const stops: Array<() => void> = []
+      let stopped = false
+      const hear = ({ device: { name, journal, events } }: RosterEntry): void => {
+        if (stopped) return
         const named: SendEvent = (event, data) => { send(event, { device: name, ...(data as object) }) }
-        if (requests) return deviceSource(journal, events).listen(named)
-        return events.listeners.add(change => { named(change.kind, change) })
-      })
-      return () => { for (const stop of stops) stop() }
+        stops.push(requests ? deviceSource(journal, events).listen(named).stop : events.listeners.add(change => { named(change.kind, change) }))
+      }
+      const stop = (): void => {
+        stopped = true
+        for (const each of stops.splice(0)) each()
+      }
+      // A fleet that fits in one turn is heard at once.
+      if (roster.entries.length <= DEVICES_PER_TURN) {
+        roster.entries.forEach(hear)
+        return { stop }
+      }
+      return { stop, hearing: mapInSteps(roster.entries, hear).then(() => {}) }
     }
   }
 }
@@ -77,7 +99,9 @@ export class JournalStream {
   readonly limits: JournalStreamLimits
   readonly #source: StreamSource
   readonly #listeners = new Set<JournalListener>()
-  #stopListening: (() => void) | undefined
+  /** Streams opened while the source starts listening: each gets its ready event once it hears everything. */
+  readonly #waiting = new Set<JournalListener>()
+  #listening: Listening | undefined
   #heartbeat: NodeJS.Timeout | undefined
 
   constructor (source: StreamSource, limits: Partial<JournalStreamLimits> = {}) {
@@ -87,25 +111,33 @@ export class JournalStream {
 
   /** Streams open now. */
   get size (): number {
-    return this.#listeners.size
+    return this.#listeners.size + this.#waiting.size
   }
 
   /** A new stream of the requests recorded from now on, or undefined when maxListeners are open. */
   open (): JournalListener | undefined {
-    if (this.#listeners.size >= this.limits.maxListeners) return undefined
+    if (this.size >= this.limits.maxListeners) return undefined
     const listener = new JournalListener(this.limits.queueLimit, () => this.#remove(listener))
-    listener.send(event('ready', this.#source.ready()))
-    this.#listeners.add(listener)
-    if (this.#listeners.size === 1) {
-      this.#stopListening = this.#source.listen((name, data, id) => { this.#broadcast(event(name, data, id)) })
+    if (this.#listening === undefined) {
+      this.#listening = this.#source.listen((name, data, id) => { this.#broadcast(event(name, data, id)) })
       this.#heartbeat = setInterval(() => this.#broadcast(HEARTBEAT), this.limits.heartbeatMs).unref()
     }
+    // Heard from its ready event on: events before it go to the streams already open, not to this one.
+    const welcome = (): void => {
+      if (!this.#waiting.delete(listener)) return
+      listener.send(event('ready', this.#source.ready()))
+      this.#listeners.add(listener)
+    }
+    this.#waiting.add(listener)
+    const { hearing } = this.#listening
+    if (hearing === undefined) welcome()
+    else hearing.then(welcome, welcome)
     return listener
   }
 
   /** Ends every stream: the ones keeping up get the end of the stream, the ones stuck are cut. */
   closeAll (): void {
-    for (const listener of this.#listeners) listener.end()
+    for (const listener of [...this.#waiting, ...this.#listeners]) listener.end()
   }
 
   #broadcast (text: string): void {
@@ -114,8 +146,10 @@ export class JournalStream {
 
   #remove (listener: JournalListener): void {
     this.#listeners.delete(listener)
-    if (this.#listeners.size > 0) return
-    this.#stopListening?.()
+    this.#waiting.delete(listener)
+    if (this.size > 0) return
+    this.#listening?.stop()
+    this.#listening = undefined
     clearInterval(this.#heartbeat)
   }
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { FastifyReply } from 'fastify'
-import { JSON_CONTENT_TYPE, SUCCESS_PREFIX } from '../contract/envelope.js'
+import { JSON_CONTENT_TYPE, SUCCESS_PREFIX, successEnvelope } from '../contract/envelope.js'
 import { apiErrors } from '../wire/errors.js'
 
 // The pages of the admin answers that would otherwise be megabytes (a fleet's devices, its journal, a device's full
@@ -48,8 +48,24 @@ export interface AnswerSteps {
  * `rest` gives once the list is written (a page's `next`, a total): the list is serialized a slice of items per
  * turn of the event loop.
  */
-export async function * steppedEnvelope<T> (key: string, next: NextItem<T>, limit: number, rest: () => object, { itemsPerTurn = ITEMS_PER_TURN, turn = nextTurn }: AnswerSteps = {}): AsyncGenerator<string> {
-  let text = `${SUCCESS_PREFIX}{${JSON.stringify(key)}:[`
+export async function * steppedEnvelope<T> (key: string, next: NextItem<T>, limit: number, rest: () => object, steps: AnswerSteps = {}): AsyncGenerator<string> {
+  yield `${SUCCESS_PREFIX}{${JSON.stringify(key)}:`
+  yield * steppedItems(next, limit, steps)
+  const fields = JSON.stringify(rest())
+  yield `${fields === '{}' ? '' : `,${fields.slice(1, -1)}`}}}`
+}
+
+/** A success envelope (of this status) whose content is the list of items `next` reads, serialized a slice per turn. */
+export async function * steppedList<T> (next: NextItem<T>, status = 200, steps: AnswerSteps = {}): AsyncGenerator<string> {
+  const empty = successEnvelope(null, status)
+  yield empty.slice(0, -'null}'.length)
+  yield * steppedItems(next, Number.POSITIVE_INFINITY, steps)
+  yield '}'
+}
+
+// `[item,item…]`, at most `limit` items, a slice of them per turn of the event loop.
+async function * steppedItems<T> (next: NextItem<T>, limit: number, { itemsPerTurn = ITEMS_PER_TURN, turn = nextTurn }: AnswerSteps): AsyncGenerator<string> {
+  let text = '['
   let written = 0
   for (;;) {
     let item: T | undefined
@@ -63,8 +79,7 @@ export async function * steppedEnvelope<T> (key: string, next: NextItem<T>, limi
       await turn()
     }
   }
-  const fields = JSON.stringify(rest())
-  yield `${text}]${fields === '{}' ? '' : `,${fields.slice(1, -1)}`}}}`
+  yield `${text}]`
 }
 
 /** An answer of a verb written in steps: a list under `key`, read item by item, then the fields `rest` gives. */
@@ -82,9 +97,9 @@ export function pageQuery (args: Record<string, unknown>, names: readonly string
   return given.length === 0 ? '' : `?${given.join('&')}`
 }
 
-/** Sends a stepped envelope as a 200, read as the socket takes it; a HEAD gets the headers alone. */
-export function sendStepped (reply: FastifyReply, steps: () => AsyncGenerator<string>): FastifyReply {
-  reply.code(200).type(JSON_CONTENT_TYPE)
+/** Sends a stepped envelope (a 200 unless told), read as the socket takes it; a HEAD gets the headers alone. */
+export function sendStepped (reply: FastifyReply, steps: () => AsyncGenerator<string>, status = 200): FastifyReply {
+  reply.code(status).type(JSON_CONTENT_TYPE)
   if (reply.request.method === 'HEAD') return reply.send()
   return reply.send(Readable.from(steps(), { objectMode: false }))
 }

@@ -129,3 +129,35 @@ t.test('a fleet stream that is not read keeps a bounded queue and says what it d
   await new Promise(resolve => listener.readable.once('close', resolve))
   t.strictSame(devices.map(device => [device.journal.listeners.tell, device.events.listeners.tell]), [[null, null], [null, null]])
 })
+
+t.test('a big fleet is listened to a slice of devices per turn: a stream gets its ready event once every device is heard, and a stop on the way unhears them all', async t => {
+  const devices = Array.from({ length: 250 }, (_, index) => ({ name: `nvr-${index}`, journal: new RequestJournal(10), events: new DeviceEvents() }))
+  const testRoster = { entries: devices.map(device => ({ device, url: '' })), find: () => undefined } as unknown as DeviceRoster
+  const heard = () => devices.filter(device => device.journal.listeners.tell !== null).length
+  const stream = new JournalStream(fleetSource(testRoster))
+  const listener = stream.open()!
+  t.equal(heard(), 100, 'the first slice at once, the rest on later turns')
+  // A request of a device already heard, before the ready event: not this stream's.
+  devices[0]!.journal.record({ method: 'GET', url: '/before', params: {} }, 200, 0)
+  const events = parseEvents(listener.readable)[Symbol.asyncIterator]()
+  const [ready] = await readUntil(events, event => event.event === 'ready')
+  t.equal(heard(), 250)
+  t.match(dataOf(ready!), { devices: 250 })
+  devices[249]!.journal.record({ method: 'GET', url: '/after', params: {} }, 200, 0)
+  const [request] = await readUntil(events, event => event.event === 'request')
+  t.match(dataOf(request!), { device: 'nvr-249', url: '/after' })
+  listener.readable.destroy()
+  await new Promise(resolve => listener.readable.once('close', resolve))
+  t.equal(heard(), 0)
+
+  // Closed before every device is heard: the ones heard so far are let go, the rest never heard.
+  const early = stream.open()!
+  t.equal(stream.size, 1)
+  stream.closeAll()
+  early.readable.resume()
+  await new Promise(resolve => early.readable.once('close', resolve))
+  t.equal(heard(), 0)
+  await new Promise(resolve => setImmediate(resolve))
+  await new Promise(resolve => setImmediate(resolve))
+  t.equal(heard(), 0, 'the slices after the stop hear nothing')
+})

@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import { startMockFleet, startMockNvr } from '../../src/index.js'
-import { steppedEnvelope } from '../../src/admin-api/paging.js'
+import { steppedEnvelope, steppedList } from '../../src/admin-api/paging.js'
 import { devicePage, FleetMerge } from '../../src/admin-api/journal-page.js'
 import { RequestJournal } from '../../src/control/journal.js'
 import { AUTH, SAMPLE_DATA } from '../helpers/app.js'
@@ -118,6 +118,19 @@ t.test('a stepped answer writes a slice of items per turn of the event loop, and
   let text = ''
   for await (const chunk of steppedEnvelope('items', () => undefined, 5, () => ({}))) text += chunk
   t.strictSame(JSON.parse(text).content, { items: [] })
+})
+
+t.test('a stepped list: the envelope of its status with the items as its content, a slice per turn', async t => {
+  const items = Array.from({ length: 7 }, (_, index) => ({ index }))
+  let turns = 0
+  let at = 0
+  let text = ''
+  for await (const chunk of steppedList(() => items[at++], 201, { itemsPerTurn: 3, turn: async () => { turns++ } })) text += chunk
+  t.equal(turns, 2)
+  t.strictSame(JSON.parse(text), { result: { success: true, httpCode: 201 }, content: items })
+  text = ''
+  for await (const chunk of steppedList(() => undefined)) text += chunk
+  t.strictSame(JSON.parse(text), { result: { success: true, httpCode: 200 }, content: [] })
 })
 
 t.test('a page read while the journals move: a ring that let go of entries is read from its oldest, a cleared journal ends', async t => {
