@@ -122,6 +122,11 @@ export class Device extends DeviceCore<DataStore, TokenPolicy> {
     }
   }
 
+  /** Its health state now (online, offline, …); online for a device with no health of its own. */
+  get healthState (): string {
+    return this.health?.state ?? 'online'
+  }
+
   /** Resolves once its port has done what its health last asked (closed, or listening again). */
   async settled (): Promise<void> {
     await this.health?.settled()

@@ -13,14 +13,18 @@ export interface Clock {
   readonly manual: boolean
   /** Milliseconds since the epoch, as Date.now() gives them. */
   now: () => number
-  /** Runs the callback once, `ms` from now. */
-  setTimer: (callback: () => void, ms: number) => ClockTimer
+  /**
+   * Runs the callback once, `ms` from now. A background timer (a fleet's summary line) holds neither the process
+   * open nor a manual clock's count of pending waits.
+   */
+  setTimer: (callback: () => void, ms: number, background?: boolean) => ClockTimer
   clearTimer: (timer: ClockTimer) => void
 }
 
 interface ManualTimer extends ClockTimer {
   readonly order: number
   readonly callback: () => void
+  readonly background: boolean
 }
 
 /** A clock that moves only when told: advance(ms) runs every timer due by then, in the order they are due. */
@@ -38,13 +42,15 @@ export class ManualClock implements Clock {
     return this.#now
   }
 
-  /** Timers set and not yet run or cleared: every wait a device holds on it. */
+  /** Timers set and not yet run or cleared, background ones left out: every wait a device holds on it. */
   get pending (): number {
-    return this.#timers.length
+    let pending = 0
+    for (const timer of this.#timers) if (!timer.background) pending++
+    return pending
   }
 
-  setTimer (callback: () => void, ms: number): ClockTimer {
-    const timer: ManualTimer = { due: this.#now + Math.max(0, ms), order: this.#order++, callback }
+  setTimer (callback: () => void, ms: number, background = false): ClockTimer {
+    const timer: ManualTimer = { due: this.#now + Math.max(0, ms), order: this.#order++, callback, background }
     this.#timers.push(timer)
     return timer
   }
