@@ -122,9 +122,9 @@ export class Device extends DeviceCore<DataStore, TokenPolicy> {
     }
   }
 
-  /** Its health state now (online, offline, …); online for a device with no health of its own. */
+  /** Its health state now (online, offline, …), for a device served on a port: a fleet's devices all have a health. */
   get healthState (): string {
-    return this.health?.state ?? 'online'
+    return (this.health as DeviceHealth).state
   }
 
   /** Resolves once its port has done what its health last asked (closed, or listening again). */
