@@ -7,6 +7,7 @@ import type { BenchReport, MemoryRow, ThroughputRow } from './report.js'
 
 const MOCK_CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const BARE_SERVER = fileURLToPath(new URL('./bare-fastify-server.js', import.meta.url))
+const BARE_NODE_SERVER = fileURLToPath(new URL('./bare-node-server.js', import.meta.url))
 const LARGE = { cameras: 10_000, linesPerCamera: 100 }
 const SMALL = { cameras: 10, linesPerCamera: 100 }
 const SPREAD_PATHS = 4096
@@ -69,12 +70,12 @@ async function startMock (context: RunContext, args: string[], probePath: string
   })
 }
 
-async function startBare (context: RunContext, routesFile: string, probePath: string): Promise<ServerProcess> {
+async function startBare (context: RunContext, routesFile: string, probePath: string, server = BARE_SERVER): Promise<ServerProcess> {
   const port = await freePort()
-  return ServerProcess.start({ command: [process.execPath, BARE_SERVER, String(port), routesFile], port, probePath, headers: {}, pin: context.pin })
+  return ServerProcess.start({ command: [process.execPath, server, String(port), routesFile], port, probePath, headers: {}, pin: context.pin })
 }
 
-/** The three routes on the bare server and on the mock at warn and at the default level, in one run. */
+/** The three routes on the bare servers (Fastify, and node:http alone) and on the mock at warn and at the default level, in one run. */
 export async function runThroughput (context: RunContext): Promise<Pick<BenchReport, 'throughput' | 'memory'> & { routesFile: string }> {
   const fixtures = await writeBenchFixtures(context.dir)
   const probe = ROUTES[0].path
@@ -84,6 +85,8 @@ export async function runThroughput (context: RunContext): Promise<Pick<BenchRep
   const routesFile = await writeBareRoutes(context.dir, 'bench', source.url, ROUTES.map(route => route.path)).finally(async () => await source.stop())
   const contenders: Contender[] = [
     ['bare Fastify', async () => await startBare(context, routesFile, probe)],
+    // The floor: what Node's HTTP server alone costs a request, under bare Fastify and under the fast path.
+    ['node:http sending the same bytes', async () => await startBare(context, routesFile, probe, BARE_NODE_SERVER)],
     ['mock, --log-level warn', async () => await startMock(context, [...mockArgs, '--log-level', 'warn'], probe)],
     ['mock, default level info', async () => await startMock(context, mockArgs, probe)]
   ]

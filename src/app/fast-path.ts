@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { JSON_CONTENT_TYPE } from '../contract/envelope.js'
-import { matchOperation } from '../contract/paths.js'
+import { matchOperation, type OperationMatch } from '../contract/paths.js'
 import type { Device } from '../device/device.js'
 import { decide } from '../pipeline/decide.js'
 
 // Characters an id may hold to be taken here as it is: nothing to decode ('%'), no ';', '#' or '/'.
 const PLAIN_SEGMENT = /^[\w\-.~!$&'()*+,=:@]+$/
+/** How many URLs the fast path remembers the match of; past it, it starts again, so unique URLs cannot grow it. */
+export const MATCHED_URLS = 1024
 
 export interface FastPathDependencies {
   /** The request ids Fastify uses too, so log lines of both paths count alike. */
@@ -25,6 +27,11 @@ export interface FastPathDependencies {
 export class FastPath {
   readonly #deps: FastPathDependencies
   #closing = false
+  // A load test asks a few URLs again and again: each is matched once, and its match (the same parameters object
+  // each time, which the journal then holds once) read back with one lookup. Null for a URL that matches nothing.
+  readonly #matches = new Map<string, OperationMatch | null>()
+  // The answer's headers, made once per body and CORS headers: Node still checks each, but nothing is built per request.
+  readonly #headers = new WeakMap<Uint8Array, { cors: readonly string[], headers: string[] }>()
 
   constructor (deps: FastPathDependencies) {
     this.#deps = deps
@@ -41,18 +48,36 @@ export class FastPath {
     const { method, url, headers } = request
     if ((method !== 'GET' && method !== 'HEAD') || this.#closing || !device.answersPlainly) return false
     if (headers.host === undefined || headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0') return false
-    const match = matchOperation(url as string, plainSegment)
-    if (match === undefined) return false
+    const match = this.#match(url as string)
+    if (match === null) return false
     // With no fault, latency, Prefer or rate limit on, the decision changes nothing: Fastify decides again the same.
     const { outcome } = decide(device, { method, authorization: headers.authorization, prefer: undefined, operation: match.row, params: match.params })
     if (outcome.kind !== 'send') return false
-    const { body } = outcome
+    // A server's store holds bytes (data/data-store.ts); answers as strings are the MSW handlers'.
+    const body = outcome.body as Uint8Array
 
-    const answerHeaders = [...device.corsHeadersFor(headers.origin), 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
-    response.writeHead(200, answerHeaders)
+    response.writeHead(200, this.#headersOf(body, device.corsHeadersFor(headers.origin)))
     response.end(method === 'HEAD' ? undefined : body)
     device.recordAnswered({ method, url: url as string, params: match.params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
     return true
+  }
+
+  #match (url: string): OperationMatch | null {
+    let match = this.#matches.get(url)
+    if (match === undefined) {
+      match = matchOperation(url, plainSegment) ?? null
+      if (this.#matches.size >= MATCHED_URLS) this.#matches.clear()
+      this.#matches.set(url, match)
+    }
+    return match
+  }
+
+  #headersOf (body: Uint8Array, cors: readonly string[]): string[] {
+    const made = this.#headers.get(body)
+    if (made !== undefined && made.cors === cors) return made.headers
+    const headers = [...cors, 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
+    this.#headers.set(body, { cors, headers })
+    return headers
   }
 }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify'
 import { RequestJournal } from '../control/journal.js'
 import { RequestRecorder } from '../control/request-recorder.js'
-import { createLogger, requestLineWriter } from '../logging/logger.js'
+import { createLogger, requestLineLevel, requestLineWriter } from '../logging/logger.js'
 import { RecordEachRequest } from './request-log-controller.js'
 import { roleOf, type ListenerRole } from './http-server.js'
 
@@ -49,6 +49,6 @@ export class RequestLogging {
   /** Writes a recorder's request lines to this log, or the app's (whose child app.log is; the quick line writer is the logger's own). */
   logRequestsOf (recorder: RequestRecorder, log: FastifyBaseLogger | undefined): void {
     if (log === undefined) recorder.logTo((this.#app as FastifyInstance).log, requestLineWriter(this.#logger))
-    else recorder.logTo(log, requestLineWriter(log))
+    else recorder.logTo(log, requestLineWriter(log), requestLineLevel(log))
   }
 }

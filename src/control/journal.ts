@@ -39,6 +39,14 @@ export interface JournalEntry {
 // Slots are made as requests come, from this many, doubling up to the capacity: a device nobody calls holds none.
 const FIRST_SLOTS = 16
 const NO_SLOTS: never[] = []
+/** How many URLs a journal remembers to share their record; past it, it starts again, so unique URLs cannot grow it. */
+export const INTERNED_URLS = 256
+
+/** A URL as sent and its path parameters, held once for every slot of a request to it. */
+interface UrlRecord {
+  readonly url: string
+  readonly params: unknown
+}
 const NO_STATUSES = new Uint16Array(0)
 const NO_TIMES = new Float64Array(0)
 
@@ -46,13 +54,17 @@ const NO_TIMES = new Float64Array(0)
  * The last N requests in a ring buffer of parallel arrays: recording one is a few writes into slots that already
  * exist, so an idle journal costs next to nothing per request. The slots are made as the requests come, doubling
  * up to N, and then reused: a fleet of 10,000 devices holds slots for the requests they have had, not 10,000 × N.
+ * A load test asks a few URLs again and again: each slot points to one shared record of its URL and parameters,
+ * not to the request's own copies, so a full journal holds its slots and a record per URL, and clear() gives both
+ * back.
  */
 export class RequestJournal {
   readonly capacity: number
   // Every journal starts with these, which nothing writes to: the first request grows them into its own.
   #methods: string[] = NO_SLOTS
-  #urls: string[] = NO_SLOTS
-  #params: Array<unknown> = NO_SLOTS
+  #urls: UrlRecord[] = NO_SLOTS
+  /** The records of the URLs recorded lately, by URL; made with the first request. */
+  #interned: Map<string, UrlRecord> | undefined
   #statuses = NO_STATUSES
   #faults: Array<string | null> = NO_SLOTS
   #completedAt = NO_TIMES
@@ -80,6 +92,16 @@ export class RequestJournal {
     return this.#total
   }
 
+  /** The slots made so far: from none to the capacity, as requests come; none again after clear(). */
+  get slots (): number {
+    return this.#slots
+  }
+
+  /** How many URLs the journal holds a shared record of: at most INTERNED_URLS. */
+  get interned (): number {
+    return this.#interned?.size ?? 0
+  }
+
   /** Records a request whose answer ended; status 0 means none was sent. Admin calls are not recorded. */
   record (request: RecordedRequest, status: number, durationMs: number): void {
     const url = request.url
@@ -89,8 +111,7 @@ export class RequestJournal {
     // Only before the ring first wraps: from then on every slot exists.
     if (slot === this.#slots) this.#grow()
     this.#methods[slot] = request.method
-    this.#urls[slot] = url
-    this.#params[slot] = request.params
+    this.#urls[slot] = this.#recordOf(url, request.params)
     // Requests Fastify refuses before routing are built without decorations: no injectedFault there.
     this.#faults[slot] = request.injectedFault ?? null
     this.#statuses[slot] = status
@@ -132,13 +153,24 @@ export class RequestJournal {
     return (first + seq - this.firstSeq) % this.capacity
   }
 
+  // The shared record of this URL with these parameters: the same URL routed differently (refused before routing,
+  // an unknown path) gets one of its own, left out of the table.
+  #recordOf (url: string, params: unknown): UrlRecord {
+    const interned = this.#interned ??= new Map()
+    const known = interned.get(url)
+    if (known !== undefined) return known.params === params || sameParams(known.params, params) ? known : { url, params }
+    if (interned.size >= INTERNED_URLS) interned.clear()
+    const record = { url, params }
+    interned.set(url, record)
+    return record
+  }
+
   // Twice as many slots, up to the capacity, the recorded ones copied over.
   #grow (): void {
     const slots = Math.min(this.capacity, Math.max(FIRST_SLOTS, this.#slots * 2))
     const added = slots - this.#slots
     this.#methods = this.#methods.concat(new Array<string>(added).fill(''))
-    this.#urls = this.#urls.concat(new Array<string>(added).fill(''))
-    this.#params = this.#params.concat(new Array<unknown>(added).fill(null))
+    this.#urls = this.#urls.concat(new Array<UrlRecord>(added).fill(NO_URL))
     this.#faults = this.#faults.concat(new Array<string | null>(added).fill(null))
     this.#violations = this.#violations.concat(new Array<number | null>(added).fill(null))
     this.#statuses = grown(this.#statuses, new Uint16Array(slots))
@@ -152,16 +184,25 @@ export class RequestJournal {
     return this.#generation
   }
 
+  /** Empties the journal and gives its slots and URL records back: it holds what a new journal does. */
   clear (): void {
     this.#generation++
     this.#next = 0
     this.#size = 0
     this.#total = 0
-    this.#params.fill(null)
+    this.#slots = 0
+    this.#methods = NO_SLOTS
+    this.#urls = NO_SLOTS
+    this.#faults = NO_SLOTS
+    this.#violations = NO_SLOTS
+    this.#statuses = NO_STATUSES
+    this.#completedAt = NO_TIMES
+    this.#durations = NO_TIMES
+    this.#interned = undefined
   }
 
   #entry (slot: number): JournalEntry {
-    const url = this.#urls[slot] as string
+    const { url, params } = this.#urls[slot] as UrlRecord
     const method = this.#methods[slot] as string
     const status = this.#statuses[slot] as number
     const fault = this.#faults[slot] as string | null
@@ -172,7 +213,7 @@ export class RequestJournal {
       method,
       path: query === -1 ? url : url.slice(0, query),
       url,
-      params: namedParams(this.#params[slot] as Record<string, string> | null),
+      params: namedParams(params as Record<string, string> | null | undefined),
       authenticated: judgedAuthentication(url, method, status, fault),
       status: status === 0 ? null : status,
       fault,
@@ -183,13 +224,29 @@ export class RequestJournal {
   }
 }
 
+const NO_URL: UrlRecord = { url: '', params: null }
+
+// Path parameters are a function of the URL, but a request refused before routing has none, and a path the router
+// does not know has its wildcard: the same URL may come with either.
+function sameParams (known: unknown, params: unknown): boolean {
+  if (known === null || known === undefined || params === null || params === undefined) return (known ?? null) === (params ?? null)
+  const a = known as Record<string, unknown>
+  const b = params as Record<string, unknown>
+  let count = 0
+  for (const name in a) {
+    if (a[name] !== b[name]) return false
+    count++
+  }
+  return Object.keys(b).length === count
+}
+
 function grown<Typed extends Uint16Array | Float64Array> (from: Typed, to: Typed): Typed {
   to.set(from)
   return to
 }
 
 // The router's wildcard ('*': the rest of an unknown path, or of a docs asset) names nothing a user can read.
-function namedParams (params: Record<string, string> | null): Record<string, string> {
+function namedParams (params: Record<string, string> | null | undefined): Record<string, string> {
   const named: Record<string, string> = {}
   for (const [name, value] of Object.entries(params ?? {})) if (name !== '*') named[name] = value
   return named

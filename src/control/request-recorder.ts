@@ -1,6 +1,6 @@
 import type { RecordedRequest, RequestJournal } from './journal.js'
 import { DROPPED, RequestCounts } from './request-counts.js'
-import { isInfoEnabled, loggedMilliseconds, type RequestLineWriter, type RequestLog } from '../logging/request-line.js'
+import { isLevelEnabled, loggedMilliseconds, type RequestLineLevel, type RequestLineWriter, type RequestLog } from '../logging/request-line.js'
 
 /**
  * Where every request ends up once it is answered, whoever answered it (Fastify, the fast path, the
@@ -11,15 +11,15 @@ export class RequestRecorder {
   readonly journal: RequestJournal
   /** The device's requests as numbers, for its metrics. */
   readonly counts = new RequestCounts()
-  #logging: { log: RequestLog, writeRequestLine: RequestLineWriter } | undefined
+  #logging: { log: RequestLog, writeRequestLine: RequestLineWriter, level: RequestLineLevel } | undefined
 
   constructor (journal: RequestJournal) {
     this.journal = journal
   }
 
-  /** Writes the request lines to this logger, once the app exists, with its quickest line writer. */
-  logTo (log: RequestLog, writeRequestLine: RequestLineWriter): void {
-    this.#logging = { log, writeRequestLine }
+  /** Writes the request lines to this logger, once the app exists, with its quickest line writer, at this level. */
+  logTo (log: RequestLog, writeRequestLine: RequestLineWriter, level: RequestLineLevel = 'info'): void {
+    this.#logging = { log, writeRequestLine, level }
   }
 
   /**
@@ -30,7 +30,7 @@ export class RequestRecorder {
     this.#record(request, status, durationMs)
     const logging = this.#logging
     // Checked first: at warn, the usual level under load, a request then costs no log line at all.
-    if (logging === undefined || !isInfoEnabled(logging.log)) return
+    if (logging === undefined || !isLevelEnabled(logging.log, logging.level)) return
     logging.writeRequestLine(typeof reqId === 'string' ? reqId : reqId(), request.method, request.url, status, durationMs)
   }
 

@@ -4,6 +4,7 @@ import { FaultControl, type FaultControlOptions } from '../control/faults/fault-
 import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry, type RecordedRequest } from '../control/journal.js'
 import { RequestRecorder } from '../control/request-recorder.js'
+import type { RequestCounts } from '../control/request-counts.js'
 import { DeviceEvents } from '../control/device-events.js'
 import { ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
 import type { ControlVerbs, DataSummary, ScopedTokensSummary } from '../control/control-verbs.js'
@@ -228,6 +229,11 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
     if (latency !== undefined) lines.push([{ latency }, 'every API request is delayed'])
     if (allowPrefer) lines.push([{}, 'Prefer headers may ask for a status or a delay (code=…, delay=…)'])
     return lines
+  }
+
+  /** The device's requests as numbers since it started, for its metrics and a fleet's summary line. */
+  get counts (): RequestCounts {
+    return this.recorder.counts
   }
 
   /**

@@ -122,6 +122,11 @@ export class Device extends DeviceCore<DataStore, TokenPolicy> {
     }
   }
 
+  /** Its health state now (online, offline, …), for a device served on a port: a fleet's devices all have a health. */
+  get healthState (): string {
+    return (this.health as DeviceHealth).state
+  }
+
   /** Resolves once its port has done what its health last asked (closed, or listening again). */
   async settled (): Promise<void> {
     await this.health?.settled()

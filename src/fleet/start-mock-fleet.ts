@@ -18,6 +18,7 @@ import { controlPortOf, planDevices, type DevicePlan, type FleetOptions } from '
 import { writeManifest } from './manifest.js'
 import { listenDevices } from './free-ports.js'
 import { loadDeviceSchedule } from '../start/device-schedule.js'
+import { FleetSummary } from './fleet-summary.js'
 
 /** A running fleet: its control address, its devices, and verbs on all of them at once. */
 export interface MockFleet {
@@ -71,6 +72,14 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     await served.close()
     throw error
   }
+  // A line a second with the fleet's counts, in place of a line per request (those are written at debug).
+  const devices = roster.entries.map(entry => entry.device)
+  const summary = new FleetSummary(devices, (devices[0] as Device).clock, app.log)
+  summary.start()
+  const close = async (): Promise<void> => {
+    summary.stop()
+    await served.close()
+  }
   const handles = roster.entries.map(entry => ({ ...deviceHandle(app, entry, tls?.cert), clock: served.clock }))
   const byName = new Map(handles.map((handle, index) => [(plans[index] as DevicePlan).name, handle]))
   return {
@@ -80,7 +89,7 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     requests: () => fleetJournal(roster),
     reset: async () => await roster.reset(),
     app,
-    close: served.close,
+    close,
     clock: served.clock
   }
 }

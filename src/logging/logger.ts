@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { pino } from 'pino'
 import type PinoPretty from 'pino-pretty'
 import { LogSink } from './log-sink.js'
-import { loggedMilliseconds, REQUEST_COMPLETED, type RequestLineWriter } from './request-line.js'
+import { loggedMilliseconds, REQUEST_COMPLETED, type RequestLineLevel, type RequestLineWriter } from './request-line.js'
 import type { ResolvedOptions } from '../config/options-schema.js'
 
 /**
@@ -33,9 +33,9 @@ export function prettyLogger (level: string, destination: number | NodeJS.Writab
 }
 
 // A request's fields would otherwise take a line each: six lines for one request.
-function prettyRequestLine (logger: FastifyBaseLogger): RequestLineWriter {
+function prettyRequestLine (logger: FastifyBaseLogger, level: RequestLineLevel = 'info'): RequestLineWriter {
   return function logPrettyRequestLine (reqId, method, url, statusCode, responseTime) {
-    logger.info(`${method} ${url} ${statusCode} ${loggedMilliseconds(responseTime)} ms (${reqId})`)
+    logger[level](`${method} ${url} ${statusCode} ${loggedMilliseconds(responseTime)} ms (${reqId})`)
   }
 }
 
@@ -43,18 +43,29 @@ const prettyLoggers = new WeakSet<FastifyBaseLogger>()
 
 /**
  * The log of one device of a fleet: every line it writes, request lines included, carries `device: <name>`,
- * written as quickly as its parent's (the name is in the line's fixed part, not added per request).
+ * written as quickly as its parent's (the name is in the line's fixed part, not added per request). Its request
+ * lines are at debug: at info a fleet writes one line a second with its counts (fleet/fleet-summary.ts).
  */
 export function deviceLogger (log: FastifyBaseLogger, name: string): FastifyBaseLogger {
   const child = log.child({ device: name })
   const sink = logSinks.get(log)
+  requestLineLevels.set(child, 'debug')
   if (sink !== undefined) {
     logSinks.set(child, sink)
-    requestLineWriters.set(child, jsonRequestLine(child as pino.Logger, sink))
+    requestLineWriters.set(child, jsonRequestLine(child as pino.Logger, sink, 'debug'))
   } else if (prettyLoggers.has(log)) {
-    requestLineWriters.set(child, prettyRequestLine(child))
+    requestLineWriters.set(child, prettyRequestLine(child, 'debug'))
+  } else {
+    requestLineWriters.set(child, fieldsRequestLine(child, 'debug'))
   }
   return child
+}
+
+const requestLineLevels = new WeakMap<FastifyBaseLogger, RequestLineLevel>()
+
+/** The level this logger's request lines are written at: debug for a fleet's device, info for any other. */
+export function requestLineLevel (log: FastifyBaseLogger): RequestLineLevel {
+  return requestLineLevels.get(log) ?? 'info'
 }
 
 /** pino writing JSON lines to the sink, request lines as one string, and a warning when lines were dropped. */
@@ -86,8 +97,12 @@ const requestLineWriters = new WeakMap<FastifyBaseLogger, RequestLineWriter>()
  * sentence for the pretty ones, and through info() with its fields for any other.
  */
 export function requestLineWriter (log: FastifyBaseLogger): RequestLineWriter {
-  return requestLineWriters.get(log) ?? function logRequestLine (reqId, method, url, statusCode, responseTime) {
-    log.info({ reqId, method, url, statusCode, responseTime: loggedMilliseconds(responseTime) }, REQUEST_COMPLETED)
+  return requestLineWriters.get(log) ?? fieldsRequestLine(log, 'info')
+}
+
+function fieldsRequestLine (log: FastifyBaseLogger, level: RequestLineLevel): RequestLineWriter {
+  return function logRequestLine (reqId, method, url, statusCode, responseTime) {
+    log[level]({ reqId, method, url, statusCode, responseTime: loggedMilliseconds(responseTime) }, REQUEST_COMPLETED)
   }
 }
 
@@ -96,10 +111,10 @@ export function requestLineWriter (log: FastifyBaseLogger): RequestLineWriter {
  * one, through its serializers and redaction, for a fifth of the line the fast path answers at the default
  * level; the fields here are known, so their JSON is too.
  */
-export function jsonRequestLine (logger: pino.Logger, destination: { write: (line: string) => unknown }): RequestLineWriter {
+export function jsonRequestLine (logger: pino.Logger, destination: { write: (line: string) => unknown }, lineLevel: RequestLineLevel = 'info'): RequestLineWriter {
   // pid, hostname and any other bindings, as pino keeps them: one string that begins with a comma, or nothing.
   const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym]
-  const level = `{"level":${logger.levels.values.info}`
+  const level = `{"level":${logger.levels.values[lineLevel] as number}`
   const afterTime = `${bindings},"reqId":`
   return function writeRequestLine (reqId, method, url, statusCode, responseTime) {
     destination.write(`${level},"time":${Date.now()}${afterTime}${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"statusCode":${statusCode},"responseTime":${loggedMilliseconds(responseTime)},"msg":"${REQUEST_COMPLETED}"}\n`)

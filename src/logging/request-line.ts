@@ -11,12 +11,15 @@ export type RequestLineWriter = (reqId: string, method: string, url: string, sta
 
 export const REQUEST_COMPLETED = 'request completed'
 
+/** The level of a request line: info for a single mock-nvr, debug for a fleet's devices, which say what they did once a second. */
+export type RequestLineLevel = 'info' | 'debug'
+
 /** A request's time for its log line, to 0.01 ms: finer digits are timer noise that only lengthens the line. */
 export function loggedMilliseconds (milliseconds: number): number {
   return Math.round(milliseconds * 100) / 100
 }
 
 // pino answers from the level it holds; a logger of another make that cannot say is asked to log anyway.
-export function isInfoEnabled (log: object & { isLevelEnabled?: (level: string) => boolean }): boolean {
-  return log.isLevelEnabled?.('info') ?? true
+export function isLevelEnabled (log: object & { isLevelEnabled?: (level: string) => boolean }, level: RequestLineLevel): boolean {
+  return log.isLevelEnabled?.(level) ?? true
 }

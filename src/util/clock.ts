@@ -13,14 +13,18 @@ export interface Clock {
   readonly manual: boolean
   /** Milliseconds since the epoch, as Date.now() gives them. */
   now: () => number
-  /** Runs the callback once, `ms` from now. */
-  setTimer: (callback: () => void, ms: number) => ClockTimer
+  /**
+   * Runs the callback once, `ms` from now. A background timer (a fleet's summary line) holds neither the process
+   * open nor a manual clock's count of pending waits.
+   */
+  setTimer: (callback: () => void, ms: number, background?: boolean) => ClockTimer
   clearTimer: (timer: ClockTimer) => void
 }
 
 interface ManualTimer extends ClockTimer {
   readonly order: number
   readonly callback: () => void
+  readonly background: boolean
   cleared: boolean
 }
 
@@ -49,6 +53,8 @@ export class ManualClock implements Clock {
   /** A heap by (due, order); a cleared timer stays in it until it comes up, or until cleared ones are the most. */
   #heap: ManualTimer[] = []
   #live = 0
+  /** Of the live timers, the background ones. */
+  #background = 0
   #order = 0
   /** The move in progress: moves run one after another. */
   #moving: Promise<void> = Promise.resolve()
@@ -61,24 +67,24 @@ export class ManualClock implements Clock {
     return this.#now
   }
 
-  /** Timers set and not yet run or cleared: every wait a device holds on it. */
+  /** Timers set and not yet run or cleared, background ones left out: every wait a device holds on it. */
   get pending (): number {
-    return this.#live
+    return this.#live - this.#background
   }
 
-  setTimer (callback: () => void, ms: number): ClockTimer {
-    const timer: ManualTimer = { due: this.#now + Math.max(0, ms), order: this.#order++, callback, cleared: false }
+  setTimer (callback: () => void, ms: number, background = false): ClockTimer {
+    const timer: ManualTimer = { due: this.#now + Math.max(0, ms), order: this.#order++, callback, background, cleared: false }
     this.#heap.push(timer)
     this.#up(this.#heap.length - 1)
     this.#live++
+    if (background) this.#background++
     return timer
   }
 
   clearTimer (timer: ClockTimer): void {
     const own = timer as ManualTimer
     if (own.cleared) return
-    own.cleared = true
-    this.#live--
+    this.#retire(own)
     // Cleared timers are dropped once they are more than half the heap.
     if (this.#heap.length > 2 * this.#live + 16) {
       this.#heap = this.#heap.filter(each => !each.cleared)
@@ -122,11 +128,17 @@ export class ManualClock implements Clock {
         this.#down(0)
       }
       if (first.cleared) continue
-      first.cleared = true
-      this.#live--
+      this.#retire(first)
       this.#now = first.due
       return first
     }
+  }
+
+  // A timer run or cleared: no longer live.
+  #retire (timer: ManualTimer): void {
+    timer.cleared = true
+    this.#live--
+    if (timer.background) this.#background--
   }
 
   #up (from: number): void {

@@ -8,7 +8,7 @@ interface RealTimer extends ClockTimer {
 
 /**
  * The machine's clock, on Node's own timers, so a test's fake timers never hold a server. Its timers hold the
- * process open, as a device coming back later, or a delayed answer, must.
+ * process open, as a device coming back later, or a delayed answer, must; a background timer does not.
  */
 export class RealClock implements Clock {
   readonly manual = false
@@ -17,8 +17,9 @@ export class RealClock implements Clock {
     return Date.now()
   }
 
-  setTimer (callback: () => void, ms: number): ClockTimer {
+  setTimer (callback: () => void, ms: number, background = false): ClockTimer {
     const timer: RealTimer = { due: Date.now() + ms, handle: setTimeout(callback, Math.min(ms, MAX_TIMER_MS)) }
+    if (background) timer.handle.unref()
     return timer
   }
 

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
-import { FastPath, matchRead } from '../../src/app/fast-path.js'
+import { FastPath, MATCHED_URLS, matchRead } from '../../src/app/fast-path.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { startMockNvr, type MockNvr, type MockNvrOptions } from '../../src/index.js'
@@ -183,4 +183,17 @@ t.test('each health state that answers gets the same answers on the fast path as
       }
     }
   }
+})
+
+t.test('the fast path remembers a bounded number of URLs: unique URLs cannot grow it, and each is answered as before', async t => {
+  const fastAnswers = countFastAnswers(t)
+  const nvr = await serve(t, { data: SAMPLE_DATA })
+  const camera = (nvr.data().cameras as Array<{ id: string }>)[0]?.id as string
+  const path = (index: number) => `/nvr/v1/cameras/${camera}/counting_lines?page=${index}`
+  const first = await (await fetch(`${nvr.url}${path(0)}`, { headers: AUTH })).text()
+  for (let index = 1; index <= MATCHED_URLS + 2; index++) {
+    const answer = await fetch(`${nvr.url}${path(index)}`, { headers: AUTH })
+    t.equal(await answer.text(), first, `${path(index)}`)
+  }
+  t.equal(fastAnswers(), MATCHED_URLS + 3, 'every one on the fast path')
 })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { startMockNvr } from '../../src/index.js'
-import { RequestJournal } from '../../src/control/journal.js'
+import { INTERNED_URLS, RequestJournal } from '../../src/control/journal.js'
 import { AUTH } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
 
@@ -105,4 +105,57 @@ t.test('the journal makes its slots as requests come, and keeps the last N in or
   t.strictSame(journal.entries().map(entry => entry.params.id), Array.from({ length: 40 }, (_, index) => `cam-${index + 61}`), 'the last 40, oldest first')
   t.strictSame(journal.entries().map(entry => entry.durationMs), Array.from({ length: 40 }, (_, index) => index + 61))
   t.equal(journal.total, 100)
+})
+
+t.test('requests to a URL seen before share one record of it, and read back exactly as recorded', async t => {
+  const journal = new RequestJournal(10)
+  // Fresh strings and objects each time, as Node's parser and the router make them.
+  const url = (query: string) => ['/nvr/v1/cameras/cam-1/counting_lines', query].join('')
+  journal.record({ method: 'GET', url: url(''), params: { id: 'cam-1' } }, 200, 1)
+  journal.record({ method: 'HEAD', url: url(''), params: { id: 'cam-1' } }, 200, 2)
+  journal.record({ method: 'GET', url: url('?a=1'), params: { id: 'cam-1' } }, 200, 3)
+  // The same URL refused before routing, with no parameters, and routed as an unknown path, with the wildcard.
+  journal.record({ method: 'GET', url: url(''), params: undefined }, 400, 4)
+  journal.record({ method: 'GET', url: url(''), params: { '*': 'x' } }, 404, 5)
+  journal.record({ method: 'GET', url: url(''), params: { id: 'cam-1', line_id: 'x' } }, 404, 5)
+  journal.record({ method: 'GET', url: url(''), params: { id: 'cam-1' } }, 200, 6)
+  t.equal(journal.interned, 2, 'one record per URL and parameters first seen: the same URL with other parameters is kept apart')
+  t.strictSame(journal.entries().map(({ time, authenticated, fault, ...entry }) => entry), [
+    { method: 'GET', path: '/nvr/v1/cameras/cam-1/counting_lines', url: url(''), params: { id: 'cam-1' }, status: 200, durationMs: 1 },
+    { method: 'HEAD', path: '/nvr/v1/cameras/cam-1/counting_lines', url: url(''), params: { id: 'cam-1' }, status: 200, durationMs: 2 },
+    { method: 'GET', path: '/nvr/v1/cameras/cam-1/counting_lines', url: url('?a=1'), params: { id: 'cam-1' }, status: 200, durationMs: 3 },
+    { method: 'GET', path: '/nvr/v1/cameras/cam-1/counting_lines', url: url(''), params: {}, status: 400, durationMs: 4 },
+    { method: 'GET', path: '/nvr/v1/cameras/cam-1/counting_lines', url: url(''), params: {}, status: 404, durationMs: 5 },
+    { method: 'GET', path: '/nvr/v1/cameras/cam-1/counting_lines', url: url(''), params: { id: 'cam-1', line_id: 'x' }, status: 404, durationMs: 5 },
+    { method: 'GET', path: '/nvr/v1/cameras/cam-1/counting_lines', url: url(''), params: { id: 'cam-1' }, status: 200, durationMs: 6 }
+  ])
+  const first = journal.entries()[0]
+  if (first !== undefined) first.params.id = 'changed'
+  t.equal(journal.entries()[0]?.params.id, 'cam-1', 'an entry read is the reader\'s own: changing it changes no record')
+})
+
+t.test('unique URLs cannot grow the table of URLs seen: past its bound it starts again', async t => {
+  const journal = new RequestJournal(5000)
+  for (let index = 0; index < 3 * INTERNED_URLS + 7; index++) {
+    journal.record({ method: 'GET', url: `/nvr/v1/cameras/cam-${index}/counting_lines`, params: { id: `cam-${index}` } }, 200, 0)
+  }
+  t.ok(journal.interned <= INTERNED_URLS, `${journal.interned} URLs held, at most ${INTERNED_URLS}`)
+  const entries = journal.entries()
+  t.equal(entries.length, 3 * INTERNED_URLS + 7)
+  t.ok(entries.every((entry, index) => entry.url === `/nvr/v1/cameras/cam-${index}/counting_lines` && entry.params.id === `cam-${index}`), 'every entry as recorded')
+})
+
+t.test('clear() gives the journal\'s slots and its URLs back: an emptied journal holds what a new one does', async t => {
+  const journal = new RequestJournal(100)
+  for (let index = 0; index < 150; index++) journal.record({ method: 'GET', url: `/nvr/v1/cameras/cam-${index % 3}/counting_lines`, params: { id: `cam-${index % 3}` } }, 200, 0)
+  t.equal(journal.slots, 100)
+  t.equal(journal.interned, 3)
+  journal.clear()
+  t.equal(journal.slots, 0)
+  t.equal(journal.interned, 0)
+  t.strictSame(journal.entries(), [])
+  journal.record({ method: 'GET', url: '/healthz', params: {} }, 200, 0)
+  t.strictSame(journal.entries().map(entry => entry.url), ['/healthz'])
+  t.equal(journal.total, 1)
+  t.equal(journal.slots, 16, 'made again as requests come')
 })

@@ -4,11 +4,12 @@ import { startMockNvr } from '../../src/start/start-mock-nvr.js'
 import { AUTH, SAMPLE_DATA } from '../helpers/app.js'
 import { ADMIN, ADMIN_TOKEN } from '../helpers/control.js'
 import { captureLogs, type LogRecord } from '../helpers/log-capture.js'
+import { SUMMARY_MESSAGE } from '../../src/fleet/fleet-summary.js'
 
 const requestLines = (records: LogRecord[]) => records.filter(record => record.msg === 'request completed')
 
-t.test('in a fleet every request line, of the fast path and of Fastify, and every line about one device names it', async t => {
-  const captured = captureLogs()
+t.test('in a fleet at debug every request line, of the fast path and of Fastify, and every line about one device names it', async t => {
+  const captured = captureLogs('trace')
   const fleet = await startMockFleet({ count: 2, data: SAMPLE_DATA, adminToken: ADMIN_TOKEN, logger: captured.logger })
   t.teardown(() => fleet.close())
   const camera = (fleet.devices[0]?.data().cameras as Array<{ id: string }>)[0]?.id as string
@@ -22,12 +23,12 @@ t.test('in a fleet every request line, of the fast path and of Fastify, and ever
   t.equal(put.status, 200)
   await healthSet
 
-  t.match(requestLines(captured.records).map(({ device, statusCode, url }) => ({ device, statusCode, url })), [
-    { device: 'nvr-001', statusCode: 200 },
-    { device: 'nvr-002', statusCode: 404 },
-    { device: 'nvr-002', statusCode: 405 },
-    { device: undefined, statusCode: 200, url: '/__admin/devices/nvr-002/health' }
-  ], 'the control address\'s own lines name no device: its URL does')
+  t.match(requestLines(captured.records).map(({ level, device, statusCode, url }) => ({ level, device, statusCode, url })), [
+    { level: 20, device: 'nvr-001', statusCode: 200 },
+    { level: 20, device: 'nvr-002', statusCode: 404 },
+    { level: 20, device: 'nvr-002', statusCode: 405 },
+    { level: 30, device: undefined, statusCode: 200, url: '/__admin/devices/nvr-002/health' }
+  ], 'the devices\' lines at debug; the control address\'s own at info name no device: its URL does')
   t.match(captured.records.find(record => record.msg === 'admin: health set to offline'), { device: 'nvr-002' })
   t.match(captured.records.find(record => record.msg === 'health: offline'), { device: 'nvr-002' })
   t.notOk(captured.records.some(record => record.msg === 'serving a fleet of devices' && 'device' in record), 'the fleet\'s own lines name none')
@@ -43,4 +44,26 @@ t.test('a single mock-nvr\'s lines name no device', async t => {
   const lines = requestLines(captured.records)
   t.equal(lines.length, 2)
   t.notOk(captured.records.some(record => 'device' in record))
+})
+
+t.test('a fleet at info writes no line per request but one a second of its clock with its counts, when something happened', async t => {
+  const captured = captureLogs()
+  const fleet = await startMockFleet({ count: 2, data: SAMPLE_DATA, adminToken: ADMIN_TOKEN, logger: captured.logger, clock: 'manual' })
+  t.teardown(() => fleet.close())
+  t.equal(fleet.clock.pending, 0, 'the summary is no wait a test would see')
+  const camera = (fleet.devices[0]?.data().cameras as Array<{ id: string }>)[0]?.id as string
+  const api = async (name: string, path: string) => await (await fetch(`${fleet.device(name)?.url as string}/nvr/v1/cameras/${path}`, { headers: AUTH })).arrayBuffer()
+  await api('nvr-001', `${camera}/counting_lines`)
+  await api('nvr-002', `${camera}/counting_lines`)
+  await api('nvr-002', 'no-such-camera/counting_lines')
+  const summaries = () => captured.records.filter(record => record.msg === SUMMARY_MESSAGE)
+  t.strictSame(summaries(), [], 'nothing before the clock moves')
+  await fleet.clock.advance(1000)
+  t.match(summaries(), [{ level: 30, requests: 3, statuses: { 200: 2, 404: 1 }, devices: { online: 2 } }])
+  await fleet.clock.advance(5000)
+  t.equal(summaries().length, 1, 'seconds with nothing new write nothing')
+  await fleet.devices[1]?.setHealth({ state: 'offline' })
+  await fleet.clock.advance(1000)
+  t.match(summaries()[1], { requests: 0, statuses: {}, devices: { online: 1, offline: 1 } }, 'a change of health is something new')
+  t.strictSame(requestLines(captured.records).filter(record => 'device' in record), [], 'no device wrote a request line')
 })

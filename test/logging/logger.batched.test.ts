@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import t from 'tap'
 import { pino } from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
-import { createLogger, deviceLogger, jsonLogger, jsonRequestLine, prettyLogger, requestLineWriter } from '../../src/logging/logger.js'
+import { createLogger, deviceLogger, jsonLogger, jsonRequestLine, prettyLogger, requestLineLevel, requestLineWriter } from '../../src/logging/logger.js'
 import { loggedMilliseconds } from '../../src/logging/request-line.js'
 import { RecordEachRequest } from '../../src/app/request-log-controller.js'
 import { RequestJournal } from '../../src/control/journal.js'
@@ -173,40 +173,48 @@ t.test('should anything log headers, the JSON logger redacts Authorization and C
   t.notMatch(text(), new RegExp(`${TOKEN}|session=secret`))
 })
 
-t.test('a device\'s logger names the device on every line, request lines too, JSON or pretty or any other', async t => {
+t.test('a device\'s logger names the device on every line, request lines too (at debug), JSON or pretty or any other', async t => {
   const { io, text } = scriptedIo()
   const sink = new LogSink(1, 1 << 20, io)
-  const json = deviceLogger(jsonLogger('info', sink), 'nvr-007')
+  const json = deviceLogger(jsonLogger('debug', sink), 'nvr-007')
+  t.equal(requestLineLevel(json), 'debug', 'a fleet device\'s request lines are at debug')
   requestLineWriter(json)('req-1', 'GET', '/x', 200, 1)
   json.info('health: offline')
   await sink.flushed()
   t.match(text().trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>), [
-    { device: 'nvr-007', reqId: 'req-1', msg: 'request completed' },
+    { level: 20, device: 'nvr-007', reqId: 'req-1', msg: 'request completed' },
     { device: 'nvr-007', msg: 'health: offline' }
   ])
 
   let pretty = ''
   const output = new Writable({ write (chunk: Buffer, _encoding, done) { pretty += chunk.toString(); done() } })
-  requestLineWriter(deviceLogger(prettyLogger('info', output), 'nvr-008'))('req-2', 'GET', '/y', 404, 2)
+  requestLineWriter(deviceLogger(prettyLogger('debug', output), 'nvr-008'))('req-2', 'GET', '/y', 404, 2)
   t.match(pretty, /GET \/y 404 2 ms \(req-2\).*nvr-008/)
   t.equal(pretty.trim().split('\n').length, 1, 'still one line')
 
   const { lines, stream } = capture()
-  requestLineWriter(deviceLogger(pino(stream), 'nvr-009'))('req-3', 'GET', '/z', 200, 1)
-  t.match(lines, [{ device: 'nvr-009', reqId: 'req-3', msg: 'request completed' }])
+  requestLineWriter(deviceLogger(pino({ level: 'debug' }, stream), 'nvr-009'))('req-3', 'GET', '/z', 200, 1)
+  t.match(lines, [{ level: 20, device: 'nvr-009', reqId: 'req-3', msg: 'request completed' }])
+  t.equal(requestLineLevel(pino(stream)), 'info', 'any other logger\'s at info')
 })
 
 t.test('the app and a fleet\'s devices write request lines with the JSON logger\'s quick writer, never through info()', async t => {
   for (const fleet of [false, true]) {
     const { io, text } = scriptedIo()
     const sink = new LogSink(1, 1 << 20, io)
-    const logger = jsonLogger('info', sink)
+    // A fleet's devices write theirs at debug.
+    const logger = jsonLogger(fleet ? 'debug' : 'info', sink)
     const infoCalls: unknown[] = []
     const running = fleet ? await startMockFleet({ count: 1, data: SAMPLE_DATA, logger }) : await startMockNvr({ port: 0, data: SAMPLE_DATA, logger })
     t.teardown(() => running.close())
     const nvr = 'devices' in running ? running.devices[0]! : running
     // Request lines through info() would pass here: the app's logger and the device's.
-    const spy = (log: FastifyBaseLogger) => { const info = log.info.bind(log); log.info = ((...args: unknown[]) => { infoCalls.push(args); (info as (...a: unknown[]) => void)(...args) }) as never }
+    const spy = (log: FastifyBaseLogger) => {
+      for (const level of ['info', 'debug'] as const) {
+        const write = log[level].bind(log)
+        log[level] = ((...args: unknown[]) => { infoCalls.push(args); (write as (...a: unknown[]) => void)(...args) }) as never
+      }
+    }
     spy(nvr.app.log)
     for (const url of ['/nvr/v1/cameras/cam-1/counting_lines', '/nvr/v1/cameras/nope/counting_lines']) {
       await (await fetch(`${nvr.url}${url}`, { headers: AUTH })).arrayBuffer()
