@@ -37,7 +37,7 @@ export function afterWait (request: FastifyRequest, device: Device, plan: Plan, 
   }
   const log = request.log
   // A dev loop that forgot its clock is manual sees why a request hangs.
-  if (device.clock.manual) log.info({ delayMs: plan.waitMs, fault: plan.fault }, `answer held by the manual clock until it moves ${plan.waitMs} ms on (POST /__admin/clock)`)
+  if (device.clockIsManual) log.info({ delayMs: plan.waitMs, fault: plan.fault }, `answer held by the manual clock until it moves ${plan.waitMs} ms on (POST /__admin/clock)`)
   else log.debug({ delayMs: plan.waitMs, fault: plan.fault }, 'answer delayed')
   device.wait(request, plan.waitMs, then)
 }

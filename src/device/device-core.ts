@@ -5,7 +5,7 @@ import { datasetFromData, type Dataset } from '../data/dataset.js'
 import { RequestJournal, type JournalEntry, type RecordedRequest } from '../control/journal.js'
 import { RequestRecorder } from '../control/request-recorder.js'
 import type { RequestCounts } from '../control/request-counts.js'
-import { DeviceEvents } from '../control/device-events.js'
+import { DeviceEvents, type DeviceEvent } from '../control/device-events.js'
 import { ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
 import type { ControlVerbs, DataSummary, ScopedTokensSummary } from '../control/control-verbs.js'
 import { RateLimiter, RateLimitSchema, type RateLimitSummary } from '../contract/rate-limit.js'
@@ -125,6 +125,21 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
   resetData (): DataSummary {
     this.store.reset()
     return this.dataSummary()
+  }
+
+  /** The dataset served now, as drift edits it. */
+  get dataset (): Dataset {
+    return this.store.current.dataset
+  }
+
+  /** Its changes of health and data edits (drift), oldest first. */
+  eventList (): DeviceEvent[] {
+    return this.events.entries()
+  }
+
+  /** Whether its waits last until someone moves its clock (POST /__admin/clock, clock.advance). */
+  get clockIsManual (): boolean {
+    return this.clock.manual
   }
 
   /** How much is served now: cameras and counting lines. */

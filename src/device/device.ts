@@ -168,7 +168,7 @@ export class Device extends DeviceCore<DataStore, TokenPolicy> {
         return health.report()
       },
       health: () => health.report(),
-      events: () => this.events.entries(),
+      events: () => this.eventList(),
       reset: async () => await this.reset()
     }
   }

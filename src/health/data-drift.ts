@@ -12,7 +12,7 @@ export interface DataDriftOptions {
   /** Seed of the edits: the same seed edits the same lines the same way. */
   seed: number
   /** What serves the data: each edit goes through its use(), validated like a fixture file. */
-  device: { use: (data: unknown, source: string) => unknown, readonly store: { readonly current: { readonly dataset: Dataset } } }
+  device: { use: (data: unknown, source: string) => unknown, readonly dataset: Dataset }
   events: DeviceEvents
   log: FastifyBaseLogger
 }
@@ -47,7 +47,7 @@ export class DataDrift {
 
   #edit (): void {
     const { clock, device, events, log } = this.#options
-    const result = driftEdit(device.store.current.dataset, this.#random, clock.now())
+    const result = driftEdit(device.dataset, this.#random, clock.now())
     if (result !== undefined) {
       const { dataset, edit } = result
       try {

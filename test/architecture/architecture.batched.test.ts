@@ -104,7 +104,13 @@ t.test('src/ holds the entry points only, and everything else in folders that sa
 })
 
 t.test('nothing outside device/ reaches through a device into a part of it by .control', async t => {
-  const reaching = files.filter(file => !folderOf(file).startsWith('device') && /\.control\./.test(readFileSync(file, 'utf8'))).map(name)
+  const reaching = files.filter(file => folderOf(file) !== 'device' && /\.control\./.test(readFileSync(file, 'utf8'))).map(name)
+  t.strictSame(reaching, [])
+})
+
+t.test('nothing outside device/ reads a part of a device through it (device.store.…, device.clock.…): it asks the device', async t => {
+  const reach = /\bdevice\??\.(store|journal|events|clock|faultControl|rateLimiter|recorder|tokens|cors|health)\??\.\w/
+  const reaching = files.filter(file => folderOf(file) !== 'device' && reach.test(readFileSync(file, 'utf8'))).map(name)
   t.strictSame(reaching, [])
 })
 

@@ -72,7 +72,7 @@ t.test('an edit the data refuses is skipped and logged, nothing recorded, and dr
   let refusals = 1
   const real = new Device({ name: 'nvr', clock: new RealClock(), store, tokens: new TokenPolicy([]), cors: new CorsPolicy() })
   const control = {
-    store,
+    get dataset () { return store.current.dataset },
     use: (data: unknown, source: string) => {
       if (refusals-- > 0) throw new Error('Invalid fixtures: /counting_lines/0/name: is missing')
       return real.use(data, source)
