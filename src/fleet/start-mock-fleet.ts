@@ -28,7 +28,7 @@ export interface MockFleet {
   devices: MockNvr[]
   /** The device of this name, or undefined. */
   device: (name: string) => MockNvr | undefined
-  /** Every device's journal as one, oldest first, each entry with its device's name. */
+  /** Every device's journal as one, in the order the answers ended (then by the device's place), each entry with its device's name. */
   requests: () => FleetJournalEntry[]
   /** Every device back to its start: its start-up data, no faults, an empty journal, its health from its start; resolves once every port is back. */
   reset: () => Promise<void>
