@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { UsageError } from '../errors/errors.js'
 import { commandsTaking, type CommandFlags } from './command-flags.js'
-import { editDistance } from './edit-distance.js'
+import { closestName } from '../util/closest-name.js'
 import type { FlagRow } from './flag-rows.js'
 
 /** A flag's value as given: its text, true for a switch, every text of a repeatable flag. */
@@ -99,8 +99,6 @@ function notTaken (token: FlagToken, command: CommandFlags): UsageError {
   if (reason !== undefined) return new UsageError(`${flag} does not apply to ${command.name}: ${reason}`)
   const others = token.rawName.startsWith('--') ? commandsTaking(token.name) : []
   if (others.length > 0) return new UsageError(`${flag} does not apply to ${command.name}: it is a flag of ${others.join(', ').replace(/, ([^,]+)$/u, ' and $1')}`)
-  const closest = Object.keys(command.flags).map(name => [name, editDistance(token.name, name)] as const).reduce((best, next) => next[1] < best[1] ? next : best, ['', Infinity] as const)
-  // Past one edit in a short name, or two in a longer one, a suggestion is a guess that misleads.
-  const close = closest[1] <= (token.name.length >= 4 ? 2 : 1)
-  return new UsageError(token.rawName.startsWith('--') && close ? `unknown flag ${flag}: did you mean --${closest[0]}?` : `unknown flag ${flag}`)
+  const closest = closestName(token.name, Object.keys(command.flags))
+  return new UsageError(token.rawName.startsWith('--') && closest !== undefined ? `unknown flag ${flag}: did you mean --${closest}?` : `unknown flag ${flag}`)
 }

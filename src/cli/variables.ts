@@ -1,6 +1,6 @@
 import { CLI_OPTIONS, envName } from './serve-flags.js'
 import { TARGET_COMMAND_VARIABLES } from './target-token.js'
-import { editDistance } from './edit-distance.js'
+import { editDistance } from '../util/closest-name.js'
 
 export { editDistance }
 

@@ -11,7 +11,7 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
  * Devices written per turn of the event loop. A busy device is some twenty lines of a family; 250 devices are a few
  * milliseconds at most, so a scrape of 10,000 devices never holds a device's answer longer than that.
  */
-export const DEVICES_PER_TURN = 250
+const SCRAPED_DEVICES_PER_TURN = 250
 
 /** One metric family, read from the devices when it is scraped: a request costs nothing of it. */
 interface ScrapedMetric {
@@ -105,7 +105,7 @@ export interface ScrapeSteps {
  * The devices' metrics in Prometheus's text format, a slice of devices at a time with a turn of the event loop
  * between slices: each family's HELP and TYPE, then its series device by device, the families a blank line apart.
  */
-export async function * metricsText (devices: readonly Device[], { devicesPerTurn = DEVICES_PER_TURN, turn = nextTurn }: ScrapeSteps = {}): AsyncGenerator<string> {
+export async function * metricsText (devices: readonly Device[], { devicesPerTurn = SCRAPED_DEVICES_PER_TURN, turn = nextTurn }: ScrapeSteps = {}): AsyncGenerator<string> {
   for (const [index, metric] of METRICS.entries()) {
     const out: string[] = [`${index === 0 ? '' : '\n'}# HELP ${metric.name} ${metric.help}\n# TYPE ${metric.name} ${metric.type}\n`]
     for (let from = 0; from < devices.length; from += devicesPerTurn) {

@@ -15,6 +15,8 @@ const REFUSED_ORIGIN_HEADERS = ['vary', 'Origin', 'access-control-expose-headers
 export class CorsPolicy {
   readonly #allowed: ReadonlySet<string>
   readonly #anyOrigin: boolean
+  /** Each allowed origin's headers, made once: the fast path reuses an answer's header list while they are the same. */
+  readonly #allowedHeaders = new Map<string, readonly string[]>()
 
   constructor (origins: readonly string[] = []) {
     this.#allowed = new Set(origins)
@@ -25,7 +27,12 @@ export class CorsPolicy {
   headersFor (origin: string | undefined): readonly string[] {
     if (this.#anyOrigin) return ANY_ORIGIN_HEADERS
     if (origin === undefined || !this.#allowed.has(origin)) return REFUSED_ORIGIN_HEADERS
-    return ['vary', 'Origin', 'access-control-allow-origin', origin, 'access-control-expose-headers', EXPOSED_HEADERS]
+    let headers = this.#allowedHeaders.get(origin)
+    if (headers === undefined) {
+      headers = ['vary', 'Origin', 'access-control-allow-origin', origin, 'access-control-expose-headers', EXPOSED_HEADERS]
+      this.#allowedHeaders.set(origin, headers)
+    }
+    return headers
   }
 }
 

@@ -95,8 +95,13 @@ export class FaultControl {
     return this.#latency === undefined ? 0 : this.#pick(this.#latency)
   }
 
-  /** Runs `resume` once `ms` have passed on the device's clock, or when release() lets the request go. */
+  /** Runs `resume` once `ms` have passed on the device's clock, or, on a manual clock, when release() lets the request go. */
   wait (ms: number, resume: () => void): void {
+    // Only a manual clock's waits are let go early (a reset, a close): the real clock's end by themselves.
+    if (!this.#clock.manual) {
+      this.#clock.setTimer(resume, ms)
+      return
+    }
     const held = this.#held ??= new Set()
     const request: HeldRequest = { timer: undefined, resume }
     held.add(request)

@@ -1,1 +1,0 @@
-export { editDistance } from '../util/closest-name.js'
