@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import './cli/node-version-guard.js'
+import './cli/garbage-collector.js'
 import { runCommandLine } from './cli/main.js'
 import { stopGracefully } from './cli/stop-gracefully.js'
 import { endQuietlyWhenClosed } from './cli/closed-output.js'
