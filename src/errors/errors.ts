@@ -233,6 +233,9 @@ export class FixtureWriteError extends MockNvrError {
   }
 }
 
+// Error as V8 has it (Node, Chromium): elsewhere its stackTraceLimit is a property nobody reads.
+const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number }
+
 /**
  * A refusal the API answers with: a status, a stable error code (`ERROR_CODES`), one human sentence, any headers
  * it needs, and for a body that is not valid, its problems.
@@ -243,7 +246,12 @@ export class ApiError extends MockNvrError {
   readonly problems: ValueProblem[] | undefined
 
   constructor (statusCode: number, code: ErrorCode | (string & {}), message: string, headers: Record<string, string> = {}, problems?: ValueProblem[]) {
+    // An answer the API sends, not a failure to trace: its stack is never shown, and capturing one cost a refused
+    // request more than the rest of its answer under load (docs/performance.md, "Refusals under load").
+    const stackTraceLimit = V8Error.stackTraceLimit
+    V8Error.stackTraceLimit = 0
     super(code, message)
+    V8Error.stackTraceLimit = stackTraceLimit
     this.name = 'ApiError'
     this.statusCode = statusCode
     this.headers = headers
