@@ -246,8 +246,8 @@ export class ApiError extends MockNvrError {
   readonly problems: ValueProblem[] | undefined
 
   constructor (statusCode: number, code: ErrorCode | (string & {}), message: string, headers: Record<string, string> = {}, problems?: ValueProblem[]) {
-    // An answer the API sends, not a failure to trace: its stack is never shown, and capturing one cost a refused
-    // request more than the rest of its answer under load (docs/performance.md, "Refusals under load").
+    // An answer the API sends, not a failure to trace: its status, code and message say what happened, and capturing
+    // a stack cost a refused request more than the rest of its answer under load (docs/performance.md, "Refusals under load").
     const stackTraceLimit = V8Error.stackTraceLimit
     V8Error.stackTraceLimit = 0
     super(code, message)
