@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { FastifyReply } from 'fastify'
 import { JSON_CONTENT_TYPE, SUCCESS_PREFIX, successEnvelope } from '../contract/envelope.js'
 import { apiErrors } from '../wire/errors.js'
+import type { Steps } from '../util/steps.js'
 
 // The pages of the admin answers that would otherwise be megabytes (a fleet's devices, its journal, a device's full
 // journal), and how any such answer is written: a slice of items per turn of the event loop, never all in one.
@@ -37,18 +38,12 @@ export function limitOf (query: Query | undefined, fallback: number): number {
 /** What a page's items are read from: the next item, or undefined once there is none. */
 export type NextItem<T> = () => T | undefined
 
-/** How a stepped answer steps: items per turn, and what waits between turns (the next turn of the event loop). */
-export interface AnswerSteps {
-  itemsPerTurn?: number
-  turn?: () => Promise<unknown>
-}
-
 /**
  * A success envelope whose content is an object with one list, `key`, of up to `limit` items, and the fields
  * `rest` gives once the list is written (a page's `next`, a total): the list is serialized a slice of items per
  * turn of the event loop.
  */
-export async function * steppedEnvelope<T> (key: string, next: NextItem<T>, limit: number, rest: () => object, steps: AnswerSteps = {}): AsyncGenerator<string> {
+export async function * steppedEnvelope<T> (key: string, next: NextItem<T>, limit: number, rest: () => object, steps: Steps = {}): AsyncGenerator<string> {
   yield `${SUCCESS_PREFIX}{${JSON.stringify(key)}:`
   yield * steppedItems(next, limit, steps)
   const fields = JSON.stringify(rest())
@@ -56,7 +51,7 @@ export async function * steppedEnvelope<T> (key: string, next: NextItem<T>, limi
 }
 
 /** A success envelope (of this status) whose content is the list of items `next` reads, serialized a slice per turn. */
-export async function * steppedList<T> (next: NextItem<T>, status = 200, steps: AnswerSteps = {}): AsyncGenerator<string> {
+export async function * steppedList<T> (next: NextItem<T>, status = 200, steps: Steps = {}): AsyncGenerator<string> {
   const empty = successEnvelope(null, status)
   yield empty.slice(0, -'null}'.length)
   yield * steppedItems(next, Number.POSITIVE_INFINITY, steps)
@@ -64,7 +59,7 @@ export async function * steppedList<T> (next: NextItem<T>, status = 200, steps: 
 }
 
 // `[item,item…]`, at most `limit` items, a slice of them per turn of the event loop.
-async function * steppedItems<T> (next: NextItem<T>, limit: number, { itemsPerTurn = ITEMS_PER_TURN, turn = nextTurn }: AnswerSteps): AsyncGenerator<string> {
+async function * steppedItems<T> (next: NextItem<T>, limit: number, { perTurn: itemsPerTurn = ITEMS_PER_TURN, turn = nextTurn }: Steps): AsyncGenerator<string> {
   let text = '['
   let written = 0
   for (;;) {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Device } from '../device/device.js'
+import type { Steps } from '../util/steps.js'
 import { INJECTED_KINDS } from '../control/faults/fault-control.js'
 import { DROPPED, LATENCY_BUCKETS, OPERATION_LABELS } from '../control/request-counts.js'
 
@@ -95,17 +96,11 @@ function label (value: string): string {
   return /[\\"\n]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') : value
 }
 
-/** How a scrape steps: devices per slice, and what waits between slices (the next turn of the event loop). */
-export interface ScrapeSteps {
-  devicesPerTurn?: number
-  turn?: () => Promise<unknown>
-}
-
 /**
  * The devices' metrics in Prometheus's text format, a slice of devices at a time with a turn of the event loop
  * between slices: each family's HELP and TYPE, then its series device by device, the families a blank line apart.
  */
-export async function * metricsText (devices: readonly Device[], { devicesPerTurn = SCRAPED_DEVICES_PER_TURN, turn = nextTurn }: ScrapeSteps = {}): AsyncGenerator<string> {
+export async function * metricsText (devices: readonly Device[], { perTurn: devicesPerTurn = SCRAPED_DEVICES_PER_TURN, turn = nextTurn }: Steps = {}): AsyncGenerator<string> {
   for (const [index, metric] of METRICS.entries()) {
     const out: string[] = [`${index === 0 ? '' : '\n'}# HELP ${metric.name} ${metric.help}\n# TYPE ${metric.name} ${metric.type}\n`]
     for (let from = 0; from < devices.length; from += devicesPerTurn) {
@@ -123,6 +118,6 @@ export async function * metricsText (devices: readonly Device[], { devicesPerTur
 }
 
 /** The metrics text as a stream a reply can send: read as the socket takes it, a slice of devices per turn. */
-export function metricsStream (devices: readonly Device[], steps?: ScrapeSteps): Readable {
-  return Readable.from(metricsText(devices, steps), { objectMode: false })
+export function metricsStream (devices: readonly Device[]): Readable {
+  return Readable.from(metricsText(devices), { objectMode: false })
 }

@@ -1,3 +1,5 @@
+import type { Steps } from './steps.js'
+
 /** A timer a clock has set; pass it back to cancel it. */
 export interface ClockTimer {
   readonly due: number
@@ -32,13 +34,10 @@ interface ManualTimer extends ClockTimer {
 export const TIMERS_PER_TURN = 200
 
 /**
- * How advanceInSteps steps: timers run per turn, and what waits between turns: the next turn of the event loop,
- * which the caller gives (setImmediate on Node; the browser, where the MSW handlers use this clock, has none).
+ * How advanceInSteps steps: the turn is the caller's to give (setImmediate on Node; the browser, where the MSW
+ * handlers use this clock, has none).
  */
-export interface ClockSteps {
-  timersPerTurn?: number
-  turn: () => Promise<unknown>
-}
+type ClockSteps = Steps & Required<Pick<Steps, 'turn'>>
 
 // Which of two timers runs first: the one due first, then the one set first.
 const sooner = (a: ManualTimer, b: ManualTimer) => a.due !== b.due ? a.due < b.due : a.order < b.order
@@ -103,13 +102,13 @@ export class ManualClock implements Clock {
    * advance(), a slice of timers per turn of the event loop, so that moving the clock of 10,000 devices' schedules
    * holds no device's answer; resolves once every timer due has run. Moves asked meanwhile wait for this one.
    */
-  async advanceInSteps (ms: number, { timersPerTurn = TIMERS_PER_TURN, turn }: ClockSteps): Promise<void> {
+  async advanceInSteps (ms: number, { perTurn = TIMERS_PER_TURN, turn }: ClockSteps): Promise<void> {
     const move = this.#moving.then(async () => {
       const until = this.#now + ms
       let ran = 0
       for (let next = this.#take(until); next !== undefined; next = this.#take(until)) {
         next.callback()
-        if (++ran % timersPerTurn === 0) await turn()
+        if (++ran % perTurn === 0) await turn()
       }
       this.#now = until
     })

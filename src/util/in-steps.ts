@@ -1,13 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import type { Steps } from './steps.js'
 
 /** Devices a fleet-wide verb starts per turn of the event loop: a few milliseconds at most, so no device waits behind it. */
 export const DEVICES_PER_TURN = 100
-
-/** How a verb over many items steps: items per turn, and what waits between turns (the next turn of the event loop). */
-export interface Steps {
-  perTurn?: number
-  turn?: () => Promise<unknown>
-}
 
 /**
  * `act` on every item, in order, a slice per turn of the event loop, and what each gave, once every promise given has

@@ -105,7 +105,7 @@ t.test('a stepped answer writes a slice of items per turn of the event loop, and
     let turns = 0
     let at = 0
     let text = ''
-    for await (const chunk of steppedEnvelope('items', () => items[at++], limit, () => ({ total: 10 }), { itemsPerTurn, turn: async () => { turns++ } })) text += chunk
+    for await (const chunk of steppedEnvelope('items', () => items[at++], limit, () => ({ total: 10 }), { perTurn: itemsPerTurn, turn: async () => { turns++ } })) text += chunk
     return { turns, json: JSON.parse(text) }
   }
   const once = await write(100)
@@ -125,7 +125,7 @@ t.test('a stepped list: the envelope of its status with the items as its content
   let turns = 0
   let at = 0
   let text = ''
-  for await (const chunk of steppedList(() => items[at++], 201, { itemsPerTurn: 3, turn: async () => { turns++ } })) text += chunk
+  for await (const chunk of steppedList(() => items[at++], 201, { perTurn: 3, turn: async () => { turns++ } })) text += chunk
   t.equal(turns, 2)
   t.strictSame(JSON.parse(text), { result: { success: true, httpCode: 201 }, content: items })
   text = ''

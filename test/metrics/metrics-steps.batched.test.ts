@@ -23,7 +23,7 @@ async function scrape (list: ReturnType<typeof devices>, devicesPerTurn: number)
   let turns = 0
   let text = ''
   const chunks: string[] = []
-  for await (const chunk of metricsText(list, { devicesPerTurn, turn: async () => { turns++ } })) {
+  for await (const chunk of metricsText(list, { perTurn: devicesPerTurn, turn: async () => { turns++ } })) {
     chunks.push(chunk)
     text += chunk
   }
@@ -52,7 +52,7 @@ t.test('the default steps wait for the next turn: a timer due now runs in the mi
   const list = devices(3)
   let ranMeanwhile = false
   const chunks: string[] = []
-  for await (const chunk of metricsText(list, { devicesPerTurn: 1 })) {
+  for await (const chunk of metricsText(list, { perTurn: 1 })) {
     if (chunks.length === 0) setImmediate(() => { ranMeanwhile = true })
     chunks.push(chunk)
   }

@@ -49,7 +49,7 @@ t.test('a manual clock moved in steps runs the same timers in the same order as 
     clock.clearTimer(cleared)
     t.equal(clock.pending, 51)
     let turns = 0
-    if (stepped) await clock.advanceInSteps(20, { timersPerTurn: 4, turn: async () => { turns++ } })
+    if (stepped) await clock.advanceInSteps(20, { perTurn: 4, turn: async () => { turns++ } })
     else clock.advance(20)
     t.equal(clock.now(), 20)
     t.equal(clock.pending, 0)
@@ -67,7 +67,7 @@ t.test('moves of a manual clock asked at once run one after the other', async t 
   const clock = new ManualClock(0)
   const ran: number[] = []
   for (let due = 1; due <= 10; due++) clock.setTimer(() => { ran.push(clock.now()) }, due)
-  await Promise.all([clock.advanceInSteps(5, { timersPerTurn: 1, turn }), clock.advanceInSteps(5, { timersPerTurn: 1, turn })])
+  await Promise.all([clock.advanceInSteps(5, { perTurn: 1, turn }), clock.advanceInSteps(5, { perTurn: 1, turn })])
   t.strictSame(ran, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
   t.equal(clock.now(), 10)
   clock.setTimer(() => { throw new Error('broken') }, 1)
