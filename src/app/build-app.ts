@@ -17,7 +17,7 @@ import type { FleetAdmin } from '../admin-api/fleet-routes.js'
 import type { HandClock } from '../admin-api/routes.js'
 import { BODY_LIMIT_BYTES, DEFAULT_LIMITS, nodeServerOptions, type ServerLimits } from '../config/limits.js'
 import { OptionsError } from '../errors/errors.js'
-import { registerOpenApi } from '../openapi/swagger.js'
+import { registerOpenApi } from '../openapi/openapi-route.js'
 import type { TlsCredentials } from '../config/tls.js'
 import type { TargetProxy } from '../target-proxy/target-proxy.js'
 import { AppListeners, type NewListener } from './app-listeners.js'
@@ -109,7 +109,7 @@ export async function buildServingApp (dependencies: AppDependencies): Promise<S
   const listener = listeners.register(app, limits)
   registerErrorAnswers(app)
   app.addHook('onRequest', checkEveryRequestOf(listeners.roleOfRequest, guardArea))
-  registerApiPage(app, await registerOpenApi(app))
+  registerApiPage(app, registerOpenApi(app))
   registerHealthz(app, proxy, fleet === undefined ? undefined : { isControl: request => !listeners.roleOfRequest(request).api, roster: fleet.roster })
   await registerApiArea(app, proxy)
   if (adminTokens !== undefined) await registerAdminArea(app, { tokens: adminTokens, fleet, manualClock, device: ownDevice })

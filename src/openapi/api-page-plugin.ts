@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type RouteHandlerMethod } from 'fastify'
-import type { DocumentOf } from './swagger.js'
+import type { DocumentOf } from './openapi-route.js'
 
 // Inline, so the plugin does not read its default logo file.
 const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40" viewBox="0 0 160 40">' +

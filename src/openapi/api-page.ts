@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
-import type { DocumentOf } from './swagger.js'
+import type { OpenApiDocuments } from './openapi-route.js'
 
 const API_PAGE_PATH = '/docs'
 
@@ -18,9 +18,9 @@ export const API_PAGE_ROUTES: ReadonlyArray<{ url: string, method: HTTPMethods |
  * plugin and its file server are loaded by the page's first request, not at start: each route answers with the
  * handler the plugin gives it.
  */
-export function registerApiPage (app: FastifyInstance, currentDocument: DocumentOf): void {
+export function registerApiPage (app: FastifyInstance, documents: OpenApiDocuments): void {
   let handlers: Promise<Map<string, RouteHandlerMethod>> | undefined
-  const handlersOnFirstUse = async (): Promise<Map<string, RouteHandlerMethod>> => await (handlers ??= loadHandlers(currentDocument))
+  const handlersOnFirstUse = async (): Promise<Map<string, RouteHandlerMethod>> => await (handlers ??= loadHandlers(documents))
   for (const { url, method } of API_PAGE_ROUTES) {
     app.route({
       method,
@@ -39,10 +39,12 @@ export function registerApiPage (app: FastifyInstance, currentDocument: Document
   })
 }
 
-async function loadHandlers (currentDocument: DocumentOf): Promise<Map<string, RouteHandlerMethod>> {
+async function loadHandlers (documents: OpenApiDocuments): Promise<Map<string, RouteHandlerMethod>> {
+  // The page's own /docs/json and /docs/yaml give the document as it is, so it is made first.
+  await documents.ready()
   /* c8 ignore next: tsx wraps each import() in a CommonJS interop check that an ES module never takes */
   const { pageHandlers } = await import('./api-page-plugin.js')
-  return await pageHandlers(API_PAGE_PATH, currentDocument)
+  return await pageHandlers(API_PAGE_PATH, documents.of)
 }
 
 /** As the file server answers on its own routes: a client gone before its file was sent is let go, not answered. */

@@ -5,7 +5,7 @@ import t from 'tap'
 import { DataStore } from '../../src/data/data-store.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData } from '../../src/data/dataset.js'
-import { componentName } from '../../src/openapi/swagger.js'
+import { componentName } from '../../src/openapi/document-app.js'
 import { LINE_PATH, LIST_PATH } from '../../src/openapi/examples.js'
 import {
   CountingLineEnvelopeSchema, CountingLineListEnvelopeSchema, CountingLineSchema, ErrorEnvelopeSchema, type FixtureData
@@ -214,4 +214,14 @@ t.test('a long list is shown by its first three lines; without lines only the li
 t.test('a schema without $id keeps a numbered component name', async t => {
   t.equal(componentName({ $id: 'CountingLine' }, '', '', 0), 'CountingLine')
   t.equal(componentName({}, '', '', 3), 'def-3')
+})
+
+// @fastify/swagger and its YAML writer are a twentieth of a start: the document is made when first asked for.
+t.test('the document is made at its first request, not at start, and once', async t => {
+  const app = await build(t)
+  t.notOk(app.hasDecorator('swagger'), 'the serving app has no swagger of its own')
+  const [first, second] = await Promise.all([app.inject('/openapi.json'), app.inject('/openapi.json')])
+  t.equal(first.statusCode, 200)
+  t.equal(first.body, second.body)
+  t.equal((await app.inject('/docs/json')).body, first.body, 'the API page gives the same document')
 })
