@@ -7,7 +7,7 @@ ARG NODE_VERSION=24
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Scripts off: the build needs only tsc and esbuild (its binary comes as a package), no install script.
+# Scripts off: the build needs only tsc, esbuild and Rollup (their binaries come as packages), no install script.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts

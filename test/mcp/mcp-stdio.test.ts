@@ -82,16 +82,16 @@ t.test('the SDK is loaded by the MCP endpoint\'s first request or the mcp comman
     if (seen.has(file)) return seen
     seen.add(file)
     const text = await readFile(file, 'utf8')
-    for (const [, path] of text.matchAll(/^import [^;]*?from ?"(\.[^"]+)"/gm)) await closure(join(dirname(file), path as string), seen)
+    for (const [, path] of text.matchAll(/^import [^;]*?from ?["'](\.[^"']+)["']/gm)) await closure(join(dirname(file), path as string), seen)
     return seen
   }
   const chunks = await readdir(join(folder, 'cli-chunks'))
-  const mount = chunks.find(name => /^mount-\w+\.js$/.test(name)) as string
+  const mount = chunks.find(name => /^mount-[\w-]+\.js$/.test(name)) as string
   for (const entry of [CLI_UNDER_TEST, join(folder, 'cli-chunks', mount)]) {
     const loaded = await closure(entry)
     t.ok(loaded.size > 1, `${entry} has imports of its own`)
     for (const file of loaded) t.notMatch(await readFile(file, 'utf8'), '@modelcontextprotocol/sdk', `${file} loads no SDK`)
   }
-  const endpoint = chunks.find(name => /^http-endpoint-\w+\.js$/.test(name)) as string
+  const endpoint = chunks.find(name => /^http-endpoint-[\w-]+\.js$/.test(name)) as string
   t.match(await readFile(join(folder, 'cli-chunks', endpoint), 'utf8'), '@modelcontextprotocol/sdk', 'the endpoint\'s chunk does')
 })
