@@ -29,8 +29,9 @@ export type { MockNvrOptions } from './config/options.js'
 /** A fleet's shard, `K/N`: the K-th of N slices of its devices. */
 export type { ShardText } from './config/shard.js'
 /** The handle's verbs: what a test can change or ask while the mock runs. */
-export type { ControlVerbs, DataSummary, ScopedTokensSummary } from './control/control-verbs.js'
-export type { RateLimitSummary } from './contract/rate-limit.js'
+export type { ControlVerbs } from './control/control-verbs.js'
+/** What the verbs answer (the summaries of what is in force), and the settings a running device takes. */
+export type * from './control/summaries.js'
 /** A token that sees only some cameras (`{ token, cameras }`), as the scopedTokens option and setScopedTokens() take it. */
 export type { ScopedToken } from './contract/scoped-tokens.js'
 /** Fixture loading and validation, for checking your own fixture files. */

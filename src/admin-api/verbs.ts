@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
-import { FixtureDataSchema, IdSchema, ScopedTokensSchema } from '../contract/schemas.js'
-import { RateLimitBodySchema } from '../contract/rate-limit.js'
+import { FixtureDataSchema, IdSchema } from '../contract/schemas.js'
+import { RUN_TIME_SETTINGS, setterOf, type RunTimeSetting } from '../config/settings.js'
 import { FaultSpecSchema } from '../control/faults/fault-spec.js'
 import { HealthSpecSchema } from '../health/health-states.js'
 import { ClockBodySchema } from './clock-routes.js'
@@ -97,6 +97,33 @@ function clearFaults (device: Device, id: string | undefined): null {
   return null
 }
 
+/**
+ * A run-time setting's two verbs, from its row of the settings table: `set…` (PUT of its path), and its reading
+ * (GET), which only the admin API and the MCP tools offer. The admin body is `{ "<setting>": value }`, or the value.
+ */
+function settingRows ([setting, { value, bodyIsTheValue, describe, logged }]: readonly [string, RunTimeSetting]): VerbRow[] {
+  const verb = setterOf(setting)
+  const path = `/${setting.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)}`
+  const described = { ...value, description: describe.value }
+  const set: VerbRow = {
+    name: verb,
+    verb,
+    scope: 'device',
+    ...(bodyIsTheValue === true ? { wrap: { name: setting, schema: value, description: describe.value } } : { body: Type.Object({ [setting]: described }, { additionalProperties: false }) }),
+    description: describe.set,
+    call: () => ({ method: 'PUT', path }),
+    run: (device, { body }) => callVerb(device, verb, bodyIsTheValue === true ? body : (body as Record<string, unknown>)[setting]),
+    logged: summary => ({ fields: summary as object, message: logged })
+  }
+  const read: VerbRow = { name: setting, verb: `admin:GET ${path}`, scope: 'device', readOnly: true, description: describe.read, call: get(path), run: device => callVerb(device, setting) }
+  return [set, read]
+}
+
+// The device's verb of that name: a setting's rows are made from its name.
+function callVerb (device: Device, verb: string, ...value: unknown[]): unknown {
+  return (device as unknown as Record<string, (...value: unknown[]) => unknown>)[verb]?.(...value)
+}
+
 /** Every verb, once: the MCP tools are made from these rows, and a test holds them to the handle's verbs. */
 export const VERB_TABLE: readonly VerbRow[] = [
   { name: 'data', verb: 'data', scope: 'device', readOnly: true, description: 'The data the device serves, in the shape of a fixture file: its cameras and counting lines.', call: get('/data'), run: device => device.data() },
@@ -118,19 +145,7 @@ export const VERB_TABLE: readonly VerbRow[] = [
     run: (device, { params: { id } }) => clearFaults(device, id),
     logged: (_cleared, { params: { id } }) => ({ message: id === undefined ? 'admin: every fault cleared' : `admin: ${id} cleared` })
   },
-  {
-    name: 'setScopedTokens',
-    verb: 'setScopedTokens',
-    scope: 'device',
-    wrap: { name: 'scopedTokens', schema: ScopedTokensSchema, description: 'each token and the ids of the cameras it sees; [] for none' },
-    description: 'Replaces the scoped tokens: bearer tokens of the device API that see only some cameras (any other camera is 403 for them). Answers how many there are, never the tokens.',
-    call: () => ({ method: 'PUT', path: '/scoped-tokens' }),
-    run: (device, { body }) => device.setScopedTokens(body),
-    logged: summary => ({ fields: summary as object, message: 'admin: scoped tokens replaced' })
-  },
-  { name: 'scopedTokens', verb: 'admin:GET /scoped-tokens', scope: 'device', readOnly: true, description: 'How many scoped tokens are in force (never the tokens themselves).', call: get('/scoped-tokens'), run: device => device.scopedTokens() },
-  { name: 'setRateLimit', verb: 'setRateLimit', scope: 'device', body: RateLimitBodySchema, description: 'Sets the rate limit per token of the device API (requests per second, a burst of as many), or turns it off with null.', call: () => ({ method: 'PUT', path: '/rate-limit' }), run: (device, { body }) => device.setRateLimit((body as { rateLimit: number | null }).rateLimit), logged: summary => ({ fields: summary as object, message: 'admin: rate limit set' }) },
-  { name: 'rateLimit', verb: 'admin:GET /rate-limit', scope: 'device', readOnly: true, description: 'The rate limit in force: requests per second per token, or null when off.', call: get('/rate-limit'), run: device => device.rateLimit() },
+  ...RUN_TIME_SETTINGS.flatMap(settingRows),
   { name: 'setHealth', verb: 'setHealth', scope: 'device', body: HealthSpecSchema, description: 'Puts the device in a health state now: online, offline (its port refuses connections), unreachable (connections hang), rebooting (down, then starting with 503s), slow or flapping, each with its parameters. Answers once its port has followed.', call: () => ({ method: 'PUT', path: '/health' }), checksItsBody: true, run: async (device, { body, sharedPortClock }) => await setHealth(healthOf(device), body, sharedPortClock), logged: (_report, { body }) => ({ fields: { health: body }, message: `admin: health set to ${String((body as { state?: unknown }).state)}` }) },
   { name: 'health', verb: 'health', scope: 'device', readOnly: true, description: 'The device\'s health now, and the changes its schedule makes next.', call: get('/health'), run: device => healthOf(device).report() },
   { name: 'reset', verb: 'reset', scope: 'fleet-too', description: 'Back to the start: the start-up data, scoped tokens and rate limit, no faults, an empty journal, its health and drift from their start. Answers once its port has followed.', call: () => ({ method: 'POST', path: '/reset' }), run: async device => { await device.reset(); return null }, logged: () => ({ message: 'admin: reset to the start-up data, scoped tokens and rate limit, no faults, an empty journal' }) },

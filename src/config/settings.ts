@@ -45,8 +45,26 @@ export interface SettingRow {
   notForMsw?: string
   /** It starts a fleet: startMockNvr refuses it, and a fleet's devices do not each take it. */
   fleet?: true
-  /** The handle's verb that changes it while the device runs (the admin API's and the MCP tool's too: admin-api/verbs.ts). */
+  /** The handle's verb that changes it while the device runs, when it is a verb of its own (the admin API's and the MCP tool's too: admin-api/verbs.ts). */
   verb?: string
+  /** A device takes a new value while it runs: its handle, admin API and MCP tools all follow from this (runTimeVerbsOf). */
+  runTime?: RunTimeSetting
+}
+
+/**
+ * How a running device takes a new value of a setting. The handle's verb is `set` and the setting's name
+ * (setRateLimit), the admin API's path the name in kebab case (PUT and GET /rate-limit), the MCP tools the verb
+ * and the name.
+ */
+export interface RunTimeSetting {
+  /** The value a running device takes, which may be more than the option's: null turns the rate limit off. */
+  value: TSchema
+  /** Whether the admin body is the value itself, not `{ "<setting>": value }`. */
+  bodyIsTheValue?: true
+  /** What the value is, what setting it does and what reading it answers, in the admin API's and the MCP tools' words. */
+  describe: { value: string, set: string, read: string }
+  /** The line the admin API logs once it is set. */
+  logged: string
 }
 
 const TARGETS_OWN = 'the target\'s data and tokens are used'
@@ -76,7 +94,22 @@ export const SETTINGS = {
    * Tokens that see only some cameras: `{ token, cameras }` each, accepted even when `tokens` lists others; any
    * camera outside a token's list, known or not, is 403 for it. The same token twice sees the cameras of both.
    */
-  scopedTokens: { schema: Type.Optional(ScopedTokensSchema), perDevice: true, flag: { flag: 'scoped-token', kind: 'scopes', defaultText: 'none', value: 'TOKEN:CAMERA_ID', help: 'accept this bearer token for this camera only (repeatable; the id is all after the first \':\'); other cameras are 403' }, notForProxy: TARGETS_OWN, verb: 'setScopedTokens' },
+  scopedTokens: {
+    schema: Type.Optional(ScopedTokensSchema),
+    perDevice: true,
+    flag: { flag: 'scoped-token', kind: 'scopes', defaultText: 'none', value: 'TOKEN:CAMERA_ID', help: 'accept this bearer token for this camera only (repeatable; the id is all after the first \':\'); other cameras are 403' },
+    notForProxy: TARGETS_OWN,
+    runTime: {
+      value: ScopedTokensSchema,
+      bodyIsTheValue: true,
+      describe: {
+        value: 'each token and the ids of the cameras it sees; [] for none',
+        set: 'Replaces the scoped tokens: bearer tokens of the device API that see only some cameras (any other camera is 403 for them). Answers how many there are, never the tokens.',
+        read: 'How many scoped tokens are in force (never the tokens themselves).'
+      },
+      logged: 'admin: scoped tokens replaced'
+    }
+  },
   /** Origins a browser may call from (scheme://host[:port]); when none, or only '*', any origin. */
   corsOrigins: { schema: Type.Optional(Type.Array(Type.String({ minLength: 1 }))), perDevice: true, flag: { flag: 'cors-origin', kind: 'list', defaultText: 'any origin', value: 'ORIGIN', help: "let only this origin call from a browser (repeatable): scheme://host[:port], or '*' for any" } },
   /** pino level, or silent. */
@@ -106,7 +139,21 @@ export const SETTINGS = {
   /** Bearer token of the admin API under /__admin/; without it the admin API is off. */
   adminToken: { schema: Type.Optional(TokenSchema), flag: { flag: 'admin-token', kind: 'string', defaultText: 'none, admin API off', value: 'TOKEN', help: 'turn the admin API on under /__admin/, for callers with this bearer token' } },
   /** Requests per second per token under /nvr/v1, as a token bucket with a burst as large; then 429. Off when absent. */
-  rateLimit: { schema: Type.Optional(RateLimitSchema), perDevice: true, flag: { flag: 'rate-limit', kind: 'integer', defaultText: 'off', value: 'N', help: 'allow N API requests per second per token, in bursts of up to N; then 429 with Retry-After' }, notForProxy: TARGETS_OWN, verb: 'setRateLimit' },
+  rateLimit: {
+    schema: Type.Optional(RateLimitSchema),
+    perDevice: true,
+    flag: { flag: 'rate-limit', kind: 'integer', defaultText: 'off', value: 'N', help: 'allow N API requests per second per token, in bursts of up to N; then 429 with Retry-After' },
+    notForProxy: TARGETS_OWN,
+    runTime: {
+      value: Type.Union([RateLimitSchema, Type.Null()]),
+      describe: {
+        value: 'a whole number from 1 to 1000000, or null to turn the limit off',
+        set: 'Sets the rate limit per token of the device API (requests per second, a burst of as many), or turns it off with null.',
+        read: 'The rate limit in force: requests per second per token, or null when off.'
+      },
+      logged: 'admin: rate limit set'
+    }
+  },
   /** How many requests the journal keeps, the oldest dropped first; 0 keeps none. */
   journalSize: { schema: Type.Integer({ minimum: 0, maximum: 1_000_000 }), flag: { flag: 'journal-size', kind: 'integer', value: 'N', help: 'requests the journal keeps, the oldest dropped first; 0 keeps none' } },
   /** A JSON file of the device's schedule: { "health": a state, steps or a pattern, "drift": ms }, as health and drift. */
@@ -158,6 +205,14 @@ export const NOT_FOR_PROXY: ReadonlyMap<SettingKey, string> = new Map(SETTING_RO
 
 /** The options' schemas, by key, in the table's order. */
 export const OPTION_SCHEMAS = Object.fromEntries(SETTING_ROWS.flatMap(([key, row]) => row.schema === undefined ? [] : [[key, row.schema]])) as OptionSchemas
+
+/** The settings a running device takes a new value of, in the table's order, each with how. */
+export const RUN_TIME_SETTINGS = SETTING_ROWS.flatMap(([key, row]) => row.runTime === undefined ? [] : [[key, row.runTime] as const])
+
+/** A run-time setting's verb on the handle: setRateLimit for rateLimit. */
+export function setterOf (key: string): string {
+  return `set${key.charAt(0).toUpperCase()}${key.slice(1)}`
+}
 
 /** A device's own settings, in the table's order. */
 export const DEVICE_SETTING_KEYS = SETTING_ROWS.filter(([, row]) => row.perDevice === true).map(([key]) => key) as DeviceSettingKey[]

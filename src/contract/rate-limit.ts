@@ -3,16 +3,6 @@ import { Type } from '@sinclair/typebox'
 /** Requests per second per token (a bucket of as many), from 1 to 1000000. */
 export const RateLimitSchema = Type.Integer({ minimum: 1, maximum: 1_000_000 })
 
-/** The admin API's body setting the rate limit: requests per second per token, or null to turn it off. */
-export const RateLimitBodySchema = Type.Object({
-  rateLimit: Type.Union([RateLimitSchema, Type.Null()], { description: 'a whole number from 1 to 1000000, or null to turn the limit off' })
-}, { additionalProperties: false })
-
-/** The rate limit in force: requests per second per token, or null when off. */
-export interface RateLimitSummary {
-  rateLimit: number | null
-}
-
 /** How many tokens' buckets are remembered; past it the oldest is forgotten, and starts full when it comes back. */
 export const REMEMBERED_BUCKETS = 10_000
 

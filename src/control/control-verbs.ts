@@ -1,21 +1,11 @@
 import type { Fault, FaultSpec } from './faults/fault-spec.js'
 import type { JournalEntry } from './journal.js'
-import type { FixtureData, ScopedToken } from '../contract/schemas.js'
-import type { RateLimitSummary } from '../contract/rate-limit.js'
-
-/** How much is served, as the answers of use() and resetData() report it. */
-export interface DataSummary {
-  cameras: number
-  countingLines: number
-}
-
-/** How many scoped tokens are in force (distinct tokens; the tokens themselves are never given back). */
-export interface ScopedTokensSummary {
-  scopedTokens: number
-}
+import type { FixtureData } from '../contract/schemas.js'
+import { RUN_TIME_SETTINGS, setterOf } from '../config/settings.js'
+import type { DataSummary, SettingVerbs } from './summaries.js'
 
 /** What a test can change or ask at run time, by the names the handle of startMockNvr gives them. */
-export interface ControlVerbs {
+export interface ControlVerbs extends SettingVerbs {
   /** Serves this data from the next request on; validated like a fixture file, it throws FixtureError and changes nothing if refused. */
   use: (data: FixtureData) => DataSummary
   /** The data being served, in the shape of a fixture file. */
@@ -32,10 +22,6 @@ export interface ControlVerbs {
   faults: () => Fault[]
   /** Clears one fault by id (false when there is none), or every fault. */
   clearFaults: (id?: string) => boolean
-  /** Replaces the scoped tokens (tokens that see only some cameras); throws ScopedTokensError, changing nothing, if refused. */
-  setScopedTokens: (scoped: ScopedToken[]) => ScopedTokensSummary
-  /** Sets the rate limit per token (requests per second, burst as many), or turns it off with null; every token starts with a full bucket. */
-  setRateLimit: (perSecond: number | null) => RateLimitSummary
   /** Back to the start-up state: the start-up data, scoped tokens and rate limit, no faults, an empty journal. */
   reset: () => void
 }
@@ -51,8 +37,15 @@ export function verbsOf (control: ControlVerbs): ControlVerbs {
     injectFault: spec => control.injectFault(spec),
     faults: () => control.faults(),
     clearFaults: id => control.clearFaults(id),
-    setScopedTokens: scoped => control.setScopedTokens(scoped),
-    setRateLimit: perSecond => control.setRateLimit(perSecond),
+    ...settingVerbsOf(control),
     reset: () => control.reset()
   }
+}
+
+function settingVerbsOf (control: SettingVerbs): SettingVerbs {
+  return Object.fromEntries(RUN_TIME_SETTINGS.map(([key]) => {
+    const verb = setterOf(key) as keyof SettingVerbs
+    const set = control[verb] as (value: unknown) => unknown
+    return [verb, (value: unknown) => set.call(control, value)]
+  })) as unknown as SettingVerbs
 }

@@ -7,10 +7,11 @@ import { RequestRecorder } from '../control/request-recorder.js'
 import type { RequestCounts } from '../control/request-counts.js'
 import { DeviceEvents, type DeviceEvent } from '../control/device-events.js'
 import { ScopedTokensSchema, type FixtureData, type ScopedToken } from '../contract/schemas.js'
-import type { ControlVerbs, DataSummary, ScopedTokensSummary } from '../control/control-verbs.js'
-import { RateLimiter, RateLimitSchema, type RateLimitSummary } from '../contract/rate-limit.js'
+import type { ControlVerbs } from '../control/control-verbs.js'
+import type { DataSummary, RateLimitSummary, ScopedTokensSummary } from '../control/summaries.js'
+import { RateLimiter, RateLimitSchema } from '../contract/rate-limit.js'
 import { mergeScopes, type ScopeHolder } from '../contract/scoped-tokens.js'
-import type { Admission } from '../contract/bearer.js'
+import type { Admission, Admitted } from '../contract/bearer.js'
 import type { CorsPolicy } from '../wire/cors.js'
 import { listValueProblems } from '../util/value-errors.js'
 import { checkerOnFirstUse } from '../util/checker-on-first-use.js'
@@ -19,8 +20,8 @@ import type { ReadDeviceSettings } from '../config/device-settings.js'
 
 const scopedTokensChecker = checkerOnFirstUse(ScopedTokensSchema)
 const rateLimitChecker = checkerOnFirstUse(RateLimitSchema)
-import { apiErrors } from '../wire/errors.js'
-import { RateLimitError, ScopedTokensError } from '../errors/errors.js'
+import { apiErrors, type ApiError } from '../wire/errors.js'
+import { SettingError, ScopedTokensError } from '../errors/errors.js'
 
 /** What the control reads and replaces of the data served: a DataStore, or the MSW handlers' own store. */
 export interface ControlledStore {
@@ -221,10 +222,10 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
     return { scopedTokens: this.#scopedTokenCount }
   }
 
-  /** Sets the rate limit per token, or turns it off with null; throws RateLimitError for anything but 1 to 1000000 or null. */
+  /** Sets the rate limit per token, or turns it off with null; throws SettingError for anything but 1 to 1000000 or null. */
   setRateLimit (perSecond: number | null): RateLimitSummary {
     if (perSecond !== null && !rateLimitChecker().Check(perSecond)) {
-      throw new RateLimitError(`rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not ${JSON.stringify(perSecond)}`)
+      throw new SettingError('rateLimit', `rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not ${JSON.stringify(perSecond)}`)
     }
     this.rateLimiter.set(perSecond ?? undefined)
     return this.rateLimit()
@@ -244,6 +245,20 @@ export class DeviceCore<Store extends ControlledStore = DataStore, Tokens extend
     if (latency !== undefined) lines.push([{ latency }, 'every API request is delayed'])
     if (allowPrefer) lines.push([{}, 'Prefer headers may ask for a status or a delay (code=…, delay=…)'])
     return lines
+  }
+
+  /**
+   * Whether the device API lets this request in: the bearer check (a request no token opens counts against no
+   * one), then the rate limit, which counts the request against its token. Its refusal, or who was let in.
+   */
+  admitRequest (authorization: string | undefined): Admitted | ApiError {
+    const admission = this.tokens.admit(authorization)
+    if (typeof admission === 'string') return apiErrors.unauthorized(admission)
+    if (this.rateLimiter.active) {
+      const retryAfter = this.rateLimiter.take(admission.token)
+      if (retryAfter !== undefined) return apiErrors.rateLimited(retryAfter)
+    }
+    return admission
   }
 
   /** The device's requests as numbers since it started, for its metrics and a fleet's summary line. */

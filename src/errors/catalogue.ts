@@ -72,8 +72,8 @@ export type ErrorCode = typeof ERROR_CODES[keyof typeof ERROR_CODES]
 export const THROWN_ERROR_CODES = {
   /** An option of startMockNvr, startMockFleet or createNvrHandlers that cannot be used. */
   OptionsError: 'NVR_ERR_OPTIONS',
-  /** A rate limit a running device cannot take (setRateLimit). */
-  RateLimitError: 'NVR_ERR_RATE_LIMIT',
+  /** A value a running device's setting refuses, by its verb; the error's `setting` names it. */
+  SettingError: 'NVR_ERR_SETTING',
   /** A clock that cannot be moved as asked (clock.advance on the real clock, or not whole milliseconds from 0). */
   ClockError: 'NVR_ERR_CLOCK',
   /** A command line or environment variable the CLI cannot use. */

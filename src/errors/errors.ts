@@ -107,11 +107,17 @@ export class OptionsError extends MockNvrError {
   }
 }
 
-/** A rate limit a running device cannot take (setRateLimit): anything but a whole number from 1 to 1000000, or null. */
-export class RateLimitError extends MockNvrError {
-  constructor (message: string) {
-    super(THROWN_ERROR_CODES.RateLimitError, message)
-    this.name = 'RateLimitError'
+/**
+ * A value a running device's setting refuses, by its verb (a rate limit of 0): `setting` names the setting. The
+ * scoped tokens, whose problems are listed one by one, throw ScopedTokensError.
+ */
+export class SettingError extends MockNvrError {
+  readonly setting: string
+
+  constructor (setting: string, message: string) {
+    super(THROWN_ERROR_CODES.SettingError, message)
+    this.name = 'SettingError'
+    this.setting = setting
   }
 }
 

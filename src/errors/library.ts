@@ -5,5 +5,5 @@
 export { ERROR_CODES, THROWN_ERROR_CODES, type ErrorCode, type ThrownErrorCode, type ThrownErrorName } from './catalogue.js'
 export {
   MockNvrError, ProblemsError, OptionsError, FixtureError, ScopedTokensError, InvalidFaultError, HealthSpecError, ScheduleFileError, TlsError,
-  ListenError, FleetListenError, TargetLinkError, RecordRefusedError, RateLimitError, ClockError, type FileProblem, type FixtureProblem
+  ListenError, FleetListenError, TargetLinkError, RecordRefusedError, SettingError, ClockError, type FileProblem, type FixtureProblem
 } from './errors.js'

@@ -20,12 +20,12 @@ import type { ScopedTokensError } from '../errors/errors.js'
 
 export type { NvrHandlersOptions }
 /** What a bad option, bad data or a bad fault spec throws, each with its stable `code`; the catalogues of codes. */
-export { OptionsError, MockNvrError, ProblemsError, ScopedTokensError, FixtureError, InvalidFaultError, RateLimitError, ClockError } from '../errors/errors.js'
+export { OptionsError, MockNvrError, ProblemsError, ScopedTokensError, FixtureError, InvalidFaultError, SettingError, ClockError } from '../errors/errors.js'
 export { ERROR_CODES, THROWN_ERROR_CODES } from '../errors/catalogue.js'
 export type { ScopedToken } from '../contract/scoped-tokens.js'
 /** What the handlers' verbs take and give: data, faults, the journal and the summaries of what is in force. */
-export type { ControlVerbs, DataSummary, ScopedTokensSummary } from '../control/control-verbs.js'
-export type { RateLimitSummary } from '../contract/rate-limit.js'
+export type { ControlVerbs } from '../control/control-verbs.js'
+export type * from '../control/summaries.js'
 export type { FixtureData } from '../contract/schemas.js'
 export type { Fault, FaultSpec } from '../control/faults/fault-spec.js'
 export type { JournalEntry } from '../control/journal.js'

@@ -1,16 +1,15 @@
-import { apiErrors, type ApiError } from '../wire/errors.js'
+import { ApiError } from '../wire/errors.js'
 import { lookUp } from './look-up.js'
 import type { ApiRequest, Plan, ServedCameras } from './plan.js'
-import type { Admission } from '../contract/bearer.js'
-import type { RateLimiter } from '../contract/rate-limit.js'
+import type { Admitted } from '../contract/bearer.js'
 import type { FaultControl } from '../control/faults/fault-control.js'
 
 const NO_HEADERS: readonly string[] = []
 
-/** What the pipeline reads of a device: its tokens, rate limit, faults and data. */
+/** What the pipeline reads of a device: who it lets in, its faults and its data. */
 export interface DeviceState {
-  readonly tokens: { admit: (authorization: string | undefined) => Admission }
-  readonly rateLimiter: RateLimiter
+  /** Who the device API lets in, or its refusal: the bearer check, then the limits that count a request. */
+  admitRequest: (authorization: string | undefined) => Admitted | ApiError
   readonly faultControl: FaultControl
   /** The --latency wait of an answer no fault takes. */
   latencyWait: () => number
@@ -24,13 +23,9 @@ export interface DeviceState {
  * `times` a fault has left.
  */
 export function decide (device: DeviceState, request: ApiRequest): Plan {
-  const { tokens, rateLimiter, store } = device
-  const admission = tokens.admit(request.authorization)
-  if (typeof admission === 'string') return refusal(device, apiErrors.unauthorized(admission))
-  if (rateLimiter.active) {
-    const retryAfter = rateLimiter.take(admission.token)
-    if (retryAfter !== undefined) return refusal(device, apiErrors.rateLimited(retryAfter))
-  }
+  const { store } = device
+  const admission = device.admitRequest(request.authorization)
+  if (admission instanceof ApiError) return refusal(device, admission)
   const faults = device.faultControl
   if (!faults.active) return { waitMs: 0, fault: null, headers: NO_HEADERS, cut: false, outcome: lookUp(store, admission, request) }
   const planned = faults.planFor(request)

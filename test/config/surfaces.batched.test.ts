@@ -2,8 +2,13 @@ import t from 'tap'
 import { DeviceSettingsSchema, FleetDeviceSchema, ScheduleFileSchema } from '../../src/config/device-settings.js'
 import { OptionsSchema } from '../../src/config/options-schema.js'
 import { CLI_OPTIONS } from '../../src/cli/serve-flags.js'
-import { SETTING_ROWS, SETTINGS } from '../../src/config/settings.js'
+import { RUN_TIME_SETTINGS, SETTING_ROWS, SETTINGS, setterOf } from '../../src/config/settings.js'
+import type { RunTimeSettingTypes } from '../../src/control/summaries.js'
+import { VERB_TABLE } from '../../src/admin-api/verbs.js'
+import { startMockNvr } from '../../src/start/start-mock-nvr.js'
+import { createNvrHandlers } from '../../src/msw/index.js'
 import { resolveHandlerOptions } from '../../src/msw/handler-options.js'
+import { SAMPLE_DATA } from '../helpers/app.js'
 import { readDoc } from '../helpers/docs.js'
 
 const FIELDS = Object.keys(DeviceSettingsSchema.properties).sort()
@@ -63,4 +68,22 @@ t.test('the fleet file\'s table in docs/fleet.md has a row for every device sett
 t.test('the settings\' table has a row for every option, and only those', async t => {
   t.strictSame(Object.keys(SETTINGS).sort(), [...Object.keys(OptionsSchema.properties), 'data'].sort())
   t.strictSame(NOT_FOR_MSW.health !== undefined && Object.keys(NOT_FOR_MSW).every(key => FIELDS.includes(key)), true, 'the MSW reasons are of device settings')
+})
+
+// A run-time setting is declared by its row alone: its handle verb, its admin routes and its MCP tools follow.
+t.test('every setting a running device takes has its verb on the handle and the MSW handlers, its admin routes and its tools', async t => {
+  const typed: Record<keyof RunTimeSettingTypes, true> = { scopedTokens: true, rateLimit: true }
+  t.strictSame(RUN_TIME_SETTINGS.map(([key]) => key), Object.keys(typed), 'the summaries\' types name the same settings, in order')
+  const nvr = await startMockNvr({ port: 0, logLevel: 'silent' })
+  t.teardown(nvr.close)
+  const handlers = createNvrHandlers({ data: SAMPLE_DATA, baseUrl: 'http://nvr.test' })
+  for (const [key] of RUN_TIME_SETTINGS) {
+    const verb = setterOf(key)
+    t.type((nvr as unknown as Record<string, unknown>)[verb], 'function', `the handle's ${verb}`)
+    t.type((handlers as unknown as Record<string, unknown>)[verb], 'function', `the handlers' ${verb}`)
+    t.ok(VERB_TABLE.some(row => row.name === verb && row.call({}).method === 'PUT'), `${verb} is a tool and a PUT`)
+    t.ok(VERB_TABLE.some(row => row.name === key && row.call({}).method === 'GET'), `${key} is a tool and a GET`)
+  }
+  t.strictSame(nvr.setRateLimit(5), { rateLimit: 5 }, 'the verb reaches the device')
+  t.strictSame(handlers.setRateLimit(null), { rateLimit: null })
 })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { RateLimiter } from '../../src/contract/rate-limit.js'
-import { OptionsError, RateLimitError, startMockNvr } from '../../src/index.js'
+import { OptionsError, SettingError, startMockNvr } from '../../src/index.js'
 import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { ManualClock } from '../../src/util/clock.js'
 import { ADMIN, ADMIN_TOKEN, buildControlled } from '../helpers/control.js'
@@ -135,7 +135,8 @@ t.test('the limit changes at run time through the handle and the admin API, and 
     t.equal(refused.statusCode, 400)
     t.strictSame(refused.json().result, { success: false, httpCode: 400, errorCode: 'INVALID_BODY', errorMessage: `The request body is invalid: ${problem}.`, problems: [problemOf(problem)] })
   }
-  t.throws(() => control.setRateLimit(0), new RateLimitError('rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not 0'))
+  t.throws(() => control.setRateLimit(0), new SettingError('rateLimit', 'rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not 0'))
+  t.throws(() => control.setRateLimit(0), { setting: 'rateLimit', code: 'NVR_ERR_SETTING' }, 'the error names the setting')
   t.strictSame(control.rateLimit(), { rateLimit: 2 }, 'nothing changed')
 
   control.reset()

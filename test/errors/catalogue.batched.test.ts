@@ -16,7 +16,7 @@ const report = { violations: [] } as unknown as ConstructorParameters<typeof lib
 // One of each, made as the code that throws it makes it.
 const SAMPLES: Record<ThrownErrorName, MockNvrError> = {
   OptionsError: new library.OptionsError('option port must be a whole number from 0 to 65535, not "80"'),
-  RateLimitError: new library.RateLimitError('rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not 0'),
+  SettingError: new library.SettingError('rateLimit', 'rateLimit must be a whole number from 1 to 1000000, or null to turn it off, not 0'),
   ClockError: new library.ClockError('the clock is real: start with clock \'manual\' to move it by hand'),
   UsageError: new UsageError('unknown flag --prot'),
   TlsError: new library.TlsError('cannot read the certificate cert.pem'),
