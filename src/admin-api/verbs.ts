@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import { FixtureDataSchema, IdSchema } from '../contract/schemas.js'
-import { RUN_TIME_SETTINGS, setterOf, type RunTimeSetting } from '../config/settings.js'
+import { adminPathOf, RUN_TIME_SETTINGS, setterOf, type RunTimeSetting } from '../config/settings.js'
 import { FaultSpecSchema } from '../control/faults/fault-spec.js'
 import { HealthSpecSchema } from '../health/health-states.js'
 import { ClockBodySchema } from './clock-routes.js'
@@ -103,7 +103,7 @@ function clearFaults (device: Device, id: string | undefined): null {
  */
 function settingRows ([setting, { value, bodyIsTheValue, describe, logged }]: readonly [string, RunTimeSetting]): VerbRow[] {
   const verb = setterOf(setting)
-  const path = `/${setting.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)}`
+  const path = adminPathOf(setting)
   const described = { ...value, description: describe.value }
   const set: VerbRow = {
     name: verb,
@@ -121,7 +121,8 @@ function settingRows ([setting, { value, bodyIsTheValue, describe, logged }]: re
 
 // The device's verb of that name: a setting's rows are made from its name.
 function callVerb (device: Device, verb: string, ...value: unknown[]): unknown {
-  return (device as unknown as Record<string, (...value: unknown[]) => unknown>)[verb]?.(...value)
+  const verbs = device as unknown as Record<string, (...value: unknown[]) => unknown>
+  return (verbs[verb] as (...value: unknown[]) => unknown).apply(device, value)
 }
 
 /** Every verb, once: the MCP tools are made from these rows, and a test holds them to the handle's verbs. */

@@ -47,7 +47,7 @@ export interface SettingRow {
   fleet?: true
   /** The handle's verb that changes it while the device runs, when it is a verb of its own (the admin API's and the MCP tool's too: admin-api/verbs.ts). */
   verb?: string
-  /** A device takes a new value while it runs: its handle, admin API and MCP tools all follow from this (runTimeVerbsOf). */
+  /** A device takes a new value while it runs: its handle, admin API and MCP tools all follow from this (RUN_TIME_SETTINGS). */
   runTime?: RunTimeSetting
 }
 
@@ -212,6 +212,11 @@ export const RUN_TIME_SETTINGS = SETTING_ROWS.flatMap(([key, row]) => row.runTim
 /** A run-time setting's verb on the handle: setRateLimit for rateLimit. */
 export function setterOf (key: string): string {
   return `set${key.charAt(0).toUpperCase()}${key.slice(1)}`
+}
+
+/** A run-time setting's path below a device's /__admin: /rate-limit for rateLimit. */
+export function adminPathOf (key: string): string {
+  return `/${key.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)}`
 }
 
 /** A device's own settings, in the table's order. */
