@@ -39,37 +39,58 @@ export interface JournalEntry {
 // Slots are made as requests come, from this many, doubling up to the capacity: a device nobody calls holds none.
 const FIRST_SLOTS = 16
 const NO_SLOTS: never[] = []
-/** How many URLs a journal remembers to share their record; past it, it starts again, so unique URLs cannot grow it. */
-export const INTERNED_URLS = 256
+/** The code of a slot whose method or URL is not in its table: the value is in the slot's column of odd values. */
+const ODD = 255
+/** How many URLs a journal keeps a code for, each with its shared record; past it, a URL takes a slot's own record. */
+export const INTERNED_URLS = ODD
 
 /** A URL as sent and its path parameters, held once for every slot of a request to it. */
 interface UrlRecord {
   readonly url: string
   readonly params: unknown
 }
+const NO_CODES = new Uint8Array(0)
 const NO_STATUSES = new Uint16Array(0)
 const NO_TIMES = new Float64Array(0)
 
+// Every journal's method codes: the methods HTTP has are a few dozen, and any past ODD - 1 are kept as odd values.
+const METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']
+const METHOD_CODES = new Map(METHODS.map((method, code) => [method, code]))
+
+function methodCode (method: string): number {
+  if (method === 'GET') return 0
+  const known = METHOD_CODES.get(method)
+  if (known !== undefined) return known
+  if (METHODS.length === ODD) return ODD
+  METHOD_CODES.set(method, METHODS.length)
+  return METHODS.push(method) - 1
+}
+
 /**
- * The last N requests in a ring buffer of parallel arrays: recording one is a few writes into slots that already
+ * The last N requests in a ring buffer of parallel columns: recording one is a few writes into slots that already
  * exist, so an idle journal costs next to nothing per request. The slots are made as the requests come, doubling
  * up to N, and then reused: a fleet of 10,000 devices holds slots for the requests they have had, not 10,000 × N.
- * A load test asks a few URLs again and again: each slot points to one shared record of its URL and parameters,
- * not to the request's own copies, so a full journal holds its slots and a record per URL, and clear() gives both
- * back.
+ * A slot is some 20 bytes of typed arrays, which the garbage collector does not walk: its method and URL are codes
+ * into a table of each (a load test asks a few URLs again and again, each URL's record held once), its status and
+ * times numbers. What most requests lack (a fault, contract violations, a URL past the table) has a column of its
+ * own, made for the first slot that has it. clear() gives all of it back.
  */
 export class RequestJournal {
   readonly capacity: number
   // Every journal starts with these, which nothing writes to: the first request grows them into its own.
-  #methods: string[] = NO_SLOTS
-  #urls: UrlRecord[] = NO_SLOTS
-  /** The records of the URLs recorded lately, by URL; made with the first request. */
-  #interned: Map<string, UrlRecord> | undefined
+  #methods = NO_CODES
+  #urls = NO_CODES
   #statuses = NO_STATUSES
-  #faults: Array<string | null> = NO_SLOTS
   #completedAt = NO_TIMES
   #durations = NO_TIMES
-  #violations: Array<number | null> = NO_SLOTS
+  /** The records of the URLs coded so far, by code; with the codes by URL. Made with the first request. */
+  #urlRecords: UrlRecord[] = NO_SLOTS
+  #urlCodes: Map<string, number> | undefined
+  // The columns of odd values, made for the first slot that has one.
+  #oddMethods: string[] | undefined
+  #oddUrls: Array<UrlRecord | undefined> | undefined
+  #faults: Array<string | null> | undefined
+  #violations: Array<number | null> | undefined
   /** Slots made so far: up to the capacity. */
   #slots = 0
   #next = 0
@@ -99,7 +120,7 @@ export class RequestJournal {
 
   /** How many URLs the journal holds a shared record of: at most INTERNED_URLS. */
   get interned (): number {
-    return this.#interned?.size ?? 0
+    return this.#urlRecords.length
   }
 
   /** Records a request whose answer ended; status 0 means none was sent. Admin calls are not recorded. */
@@ -110,14 +131,21 @@ export class RequestJournal {
     const slot = this.#next
     // Only before the ring first wraps: from then on every slot exists.
     if (slot === this.#slots) this.#grow()
-    this.#methods[slot] = request.method
-    this.#urls[slot] = this.#recordOf(url, request.params)
+    const method = request.method
+    const methodCoded = methodCode(method)
+    this.#methods[slot] = methodCoded
+    if (methodCoded === ODD || this.#oddMethods !== undefined) (this.#oddMethods ??= new Array<string>(this.#slots).fill(''))[slot] = method
+    const urlCoded = this.#urlCodeOf(url, request.params)
+    this.#urls[slot] = urlCoded
+    if (urlCoded === ODD || this.#oddUrls !== undefined) (this.#oddUrls ??= new Array<UrlRecord | undefined>(this.#slots).fill(undefined))[slot] = urlCoded === ODD ? { url, params: request.params } : undefined
     // Requests Fastify refuses before routing are built without decorations: no injectedFault there.
-    this.#faults[slot] = request.injectedFault ?? null
+    const fault = request.injectedFault ?? null
+    if (fault !== null || this.#faults !== undefined) (this.#faults ??= new Array<string | null>(this.#slots).fill(null))[slot] = fault
+    const violations = request.contractViolations ?? null
+    if (violations !== null || this.#violations !== undefined) (this.#violations ??= new Array<number | null>(this.#slots).fill(null))[slot] = violations
     this.#statuses[slot] = status
     this.#completedAt[slot] = this.#now()
     this.#durations[slot] = durationMs
-    this.#violations[slot] = request.contractViolations ?? null
     this.#next = slot + 1 === this.capacity ? 0 : slot + 1
     if (this.#size < this.capacity) this.#size++
     this.#total++
@@ -153,29 +181,35 @@ export class RequestJournal {
     return (first + seq - this.firstSeq) % this.capacity
   }
 
-  // The shared record of this URL with these parameters: the same URL routed differently (refused before routing,
-  // an unknown path) gets one of its own, left out of the table.
-  #recordOf (url: string, params: unknown): UrlRecord {
-    const interned = this.#interned ??= new Map()
-    const known = interned.get(url)
-    if (known !== undefined) return known.params === params || sameParams(known.params, params) ? known : { url, params }
-    if (interned.size >= INTERNED_URLS) interned.clear()
-    const record = { url, params }
-    interned.set(url, record)
-    return record
+  // The code of this URL with these parameters: ODD for the same URL routed differently (refused before routing, an
+  // unknown path), which gets a record of its own, and for a URL past the table's bound.
+  #urlCodeOf (url: string, params: unknown): number {
+    const codes = this.#urlCodes ??= new Map()
+    const known = codes.get(url)
+    if (known !== undefined) {
+      const record = this.#urlRecords[known] as UrlRecord
+      return record.params === params || sameParams(record.params, params) ? known : ODD
+    }
+    const records = this.#urlRecords
+    if (records.length === INTERNED_URLS) return ODD
+    const code = records === NO_SLOTS ? (this.#urlRecords = [{ url, params }], 0) : records.push({ url, params }) - 1
+    codes.set(url, code)
+    return code
   }
 
   // Twice as many slots, up to the capacity, the recorded ones copied over.
   #grow (): void {
     const slots = Math.min(this.capacity, Math.max(FIRST_SLOTS, this.#slots * 2))
     const added = slots - this.#slots
-    this.#methods = this.#methods.concat(new Array<string>(added).fill(''))
-    this.#urls = this.#urls.concat(new Array<UrlRecord>(added).fill(NO_URL))
-    this.#faults = this.#faults.concat(new Array<string | null>(added).fill(null))
-    this.#violations = this.#violations.concat(new Array<number | null>(added).fill(null))
+    this.#methods = grown(this.#methods, new Uint8Array(slots))
+    this.#urls = grown(this.#urls, new Uint8Array(slots))
     this.#statuses = grown(this.#statuses, new Uint16Array(slots))
     this.#completedAt = grown(this.#completedAt, new Float64Array(slots))
     this.#durations = grown(this.#durations, new Float64Array(slots))
+    this.#oddMethods = this.#oddMethods?.concat(new Array<string>(added).fill(''))
+    this.#oddUrls = this.#oddUrls?.concat(new Array<undefined>(added).fill(undefined))
+    this.#faults = this.#faults?.concat(new Array<null>(added).fill(null))
+    this.#violations = this.#violations?.concat(new Array<null>(added).fill(null))
     this.#slots = slots
   }
 
@@ -191,24 +225,29 @@ export class RequestJournal {
     this.#size = 0
     this.#total = 0
     this.#slots = 0
-    this.#methods = NO_SLOTS
-    this.#urls = NO_SLOTS
-    this.#faults = NO_SLOTS
-    this.#violations = NO_SLOTS
+    this.#methods = NO_CODES
+    this.#urls = NO_CODES
     this.#statuses = NO_STATUSES
     this.#completedAt = NO_TIMES
     this.#durations = NO_TIMES
-    this.#interned = undefined
+    this.#urlRecords = NO_SLOTS
+    this.#urlCodes = undefined
+    this.#oddMethods = undefined
+    this.#oddUrls = undefined
+    this.#faults = undefined
+    this.#violations = undefined
   }
 
   #entry (slot: number): JournalEntry {
-    const { url, params } = this.#urls[slot] as UrlRecord
-    const method = this.#methods[slot] as string
+    const urlCoded = this.#urls[slot] as number
+    const { url, params } = (urlCoded === ODD ? this.#oddUrls?.[slot] : this.#urlRecords[urlCoded]) as UrlRecord
+    const methodCoded = this.#methods[slot] as number
+    const method = (methodCoded === ODD ? this.#oddMethods?.[slot] : METHODS[methodCoded]) as string
     const status = this.#statuses[slot] as number
-    const fault = this.#faults[slot] as string | null
+    const fault = this.#faults?.[slot] ?? null
     const durationMs = Math.round((this.#durations[slot] as number) * 1000) / 1000
     const query = url.indexOf('?')
-    const violations = this.#violations[slot] as number | null
+    const violations = this.#violations?.[slot] ?? null
     return {
       method,
       path: query === -1 ? url : url.slice(0, query),
@@ -224,8 +263,6 @@ export class RequestJournal {
   }
 }
 
-const NO_URL: UrlRecord = { url: '', params: null }
-
 // Path parameters are a function of the URL, but a request refused before routing has none, and a path the router
 // does not know has its wildcard: the same URL may come with either.
 function sameParams (known: unknown, params: unknown): boolean {
@@ -240,7 +277,7 @@ function sameParams (known: unknown, params: unknown): boolean {
   return Object.keys(b).length === count
 }
 
-function grown<Typed extends Uint16Array | Float64Array> (from: Typed, to: Typed): Typed {
+function grown<Typed extends Uint8Array | Uint16Array | Float64Array> (from: Typed, to: Typed): Typed {
   to.set(from)
   return to
 }

@@ -159,3 +159,16 @@ t.test('clear() gives the journal\'s slots and its URLs back: an emptied journal
   t.equal(journal.total, 1)
   t.equal(journal.slots, 16, 'made again as requests come')
 })
+
+t.test('methods, faults and contract violations read back as recorded, however rare or many', async t => {
+  const journal = new RequestJournal(600)
+  const methods = Array.from({ length: 300 }, (_, index) => `M${index}`)
+  for (const [index, method] of methods.entries()) {
+    journal.record({ method, url: '/healthz', params: {}, ...(index % 7 === 3 ? { injectedFault: `fault-${index}` } : {}), ...(index % 11 === 5 ? { contractViolations: index } : {}) }, 200, 0)
+  }
+  journal.record({ method: 'GET', url: '/healthz', params: {} }, 200, 0)
+  const entries = journal.entries()
+  t.strictSame(entries.map(entry => entry.method), [...methods, 'GET'], 'past the table of methods too')
+  t.strictSame(entries.map(entry => entry.fault), [...methods.map((_, index) => index % 7 === 3 ? `fault-${index}` : null), null])
+  t.strictSame(entries.map(entry => entry.contractViolations), [...methods.map((_, index) => index % 11 === 5 ? index : undefined), undefined])
+})
