@@ -7,6 +7,7 @@ import type { FastPath } from './fast-path.js'
 import { answerServerEdgeCases } from './http-edges.js'
 import { createListenerServer, roleOf, type ListenerRole, type ServerSettings } from './http-server.js'
 import type { ServerOptions } from 'node:http'
+import type { Socket } from 'node:net'
 import type { TlsCredentials } from '../config/tls.js'
 
 /** A listener to add: its device, what it serves, and its log. */
@@ -25,7 +26,6 @@ export class AppListeners {
   readonly #ports = new Set<DevicePort>()
   #handler: FastifyServerFactoryHandler | undefined
   #settings: ServerSettings | undefined
-  #trackConnections: ((server: ReturnType<typeof createListenerServer>) => void) | undefined
   #limits: ServerLimits | undefined
   #app: FastifyInstance | undefined
 
@@ -56,7 +56,7 @@ export class AppListeners {
       done()
     })
     capConnections(app.server, limits.maxConnections, app.log)
-    this.#trackConnections = closeConnectionsWhenDone(app, this.#serverOptions.headersTimeout || limits.requestTimeout)
+    closeConnectionsWhenDone(app, this.#serverOptions.headersTimeout || limits.requestTimeout, () => this.#connections())
     const own = new DevicePort(this.ownRole, app.server)
     this.#ports.add(own)
     // After the hook above, which lets the requests already sent arrive first.
@@ -69,6 +69,11 @@ export class AppListeners {
     return own
   }
 
+  // Every open connection of every listener, as each port tracks its own.
+  * #connections (): Generator<Socket> {
+    for (const port of this.#ports) yield * port.connections
+  }
+
   /** A new listener of the same app, for this role; closed when the app closes. */
   add (role: NewListener): DevicePort {
     // One role object for the server and the port: the port sets its gate, the server reads it.
@@ -79,7 +84,6 @@ export class AppListeners {
     answerServerEdgeCases(server)
     const app = this.#app as FastifyInstance
     capConnections(server, (this.#limits as ServerLimits).maxConnections, app.log)
-    ;(this.#trackConnections as (server: ReturnType<typeof createListenerServer>) => void)(server)
     const added = new DevicePort(portRole, server)
     this.#ports.add(added)
     return added

@@ -1,6 +1,4 @@
-import type { Server } from 'node:http'
 import { setImmediate, setTimeout } from 'node:timers'
-import { Server as TlsServer } from 'node:tls'
 import type { FastifyInstance } from 'fastify'
 import { closeAfterAnswer, type HttpSocket } from '../wire/close-after-answer.js'
 
@@ -9,31 +7,20 @@ import { closeAfterAnswer, type HttpSocket } from '../wire/close-after-answer.js
  * when the server closes, but then stops enforcing its time-outs, and an answer already under way keeps
  * its connection alive: a client that connected without sending yet (a browser's spare connection, a
  * slow-loris) or one that just got its answer would hold the shutdown open for up to the keep-alive time-out.
- * Returns the function that tracks the connections of another server of the app (a device's listener).
+ * `connections` gives every open connection of the app's servers, as their ports track them.
  */
-export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs: number): (server: Server) => void {
-  const sockets = new Set<HttpSocket>()
-  // One listener for every server of the app.
-  function trackConnection (socket: HttpSocket): void {
-    sockets.add(socket)
-    socket.once('close', () => sockets.delete(socket))
-  }
-  function trackConnections (server: Server): void {
-    server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', trackConnection)
-  }
-  trackConnections(app.server)
+export function closeConnectionsWhenDone (app: FastifyInstance, waitForRequestMs: number, connections: () => Iterable<HttpSocket>): void {
   app.addHook('preClose', function closeConnectionsWhenDone (done) {
     // Requests routed from now on get Connection: close from Fastify; the ones routed before close after their answer.
-    for (const socket of sockets) closeAfterAnswer(socket)
+    for (const socket of connections()) closeAfterAnswer(socket)
     // A connection without a request yet keeps the time it had to send one, as without the close.
     if (waitForRequestMs > 0) {
       setTimeout(function cutWaitingConnections () {
-        for (const socket of sockets) if (!socket._httpMessage) socket.destroy()
+        for (const socket of connections()) if (!socket._httpMessage) socket.destroy()
       }, waitForRequestMs).unref()
     }
     // Node closes idle connections first thing in close(). Let it first read what has already arrived:
     // a request sent just before the signal is then under way, and answered, rather than reset.
     setImmediate(done)
   })
-  return trackConnections
 }

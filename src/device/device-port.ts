@@ -12,6 +12,7 @@ import type { CorsPolicy } from '../wire/cors.js'
 import type { RequestRecorder } from '../control/request-recorder.js'
 
 const PORT = Symbol('the port of a server')
+const NO_SOCKETS: readonly Socket[] = []
 
 /** What a port needs of the device it serves: to refuse a request as the device answers. */
 export interface PortDevice {
@@ -54,6 +55,11 @@ export class DevicePort implements HealthListener {
     this.server = server
     ;(server as Server & { [PORT]: DevicePort })[PORT] = this
     server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', DevicePort.#track)
+  }
+
+  /** Its open connections. */
+  get connections (): Iterable<Socket> {
+    return this.#sockets ?? NO_SOCKETS
   }
 
   get listening (): boolean {

@@ -80,12 +80,19 @@ export async function startMockFleet (input: FleetOptions): Promise<MockFleet> {
     summary.stop()
     await served.close()
   }
-  const handles = roster.entries.map(entry => ({ ...deviceHandle(app, entry, tls?.cert), clock: served.clock }))
-  const byName = new Map(handles.map((handle, index) => [(plans[index] as DevicePlan).name, handle]))
+  // A handle is some two kilobytes of verbs a device: made when first asked for, so a fleet nobody asks holds none.
+  let handles: MockNvr[] | undefined
+  let byName: Map<string, MockNvr> | undefined
+  const handlesOf = (): MockNvr[] => {
+    handles ??= roster.entries.map(entry => ({ ...deviceHandle(app, entry, tls?.cert), clock: served.clock }))
+    return handles
+  }
   return {
     controlUrl,
-    devices: handles,
-    device: name => byName.get(name),
+    get devices () {
+      return handlesOf()
+    },
+    device: name => (byName ??= new Map(handlesOf().map((handle, index) => [(plans[index] as DevicePlan).name, handle]))).get(name),
     requests: () => fleetJournal(roster),
     reset: async () => await roster.reset(),
     app,
