@@ -3,10 +3,10 @@ import t from 'tap'
 import { GARBAGE_COLLECTOR_FLAGS, tuneGarbageCollector } from '../../src/cli/garbage-collector.js'
 import { CLI_UNDER_TEST } from '../helpers/cli-process.js'
 
-t.test('the CLI turns off the two V8 heuristics a loaded mock pays for', async t => {
+t.test('the CLI sets the three V8 heuristics a loaded mock pays for', async t => {
   const set: string[] = []
   tuneGarbageCollector(flag => set.push(flag))
-  t.same(set, ['--no-allocation-site-pretenuring', '--no-incremental-marking-task'])
+  t.same(set, ['--no-allocation-site-pretenuring', '--no-incremental-marking-task', '--heap-growing-percent=50'])
   t.same([...GARBAGE_COLLECTOR_FLAGS], set)
 })
 
