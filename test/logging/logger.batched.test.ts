@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import t from 'tap'
 import { pino } from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
-import { createLogger, deviceLogger, jsonLogger, jsonRequestLine, prettyLogger, requestLineLevel, requestLineWriter } from '../../src/logging/logger.js'
+import { createLogger, deviceLogger, jsonLogger, jsonRequestLine, loggedMillisecondsText, prettyLogger, requestLineLevel, requestLineWriter } from '../../src/logging/logger.js'
 import { loggedMilliseconds } from '../../src/logging/request-line.js'
 import { RecordEachRequest } from '../../src/app/request-log-controller.js'
 import { RequestJournal } from '../../src/control/journal.js'
@@ -93,6 +93,13 @@ t.test('a completed request is logged only when info is on; a logger that cannot
   t.match(asked, [[{ responseTime: 1 }, 'request completed']])
 })
 
+t.test('a request line writes its time as the number it logs would be written', async t => {
+  const times = [0, -0, 0.004, 0.005, 0.05, 0.5, 1, 10.38491, 12.3456, 99.999, 1234.5678, 2 ** 40 + 0.25, 1e300, -1.25, Number.NaN, Number.POSITIVE_INFINITY]
+  for (let step = 0; step < 20_000; step++) times.push(step * 0.0137, step * 1.0001)
+  const wrong = times.filter(ms => loggedMillisecondsText(ms) !== String(loggedMilliseconds(ms)))
+  t.strictSame(wrong, [])
+})
+
 t.test('a request time is logged to 0.01 ms, on both the completed and the errored line', async t => {
   t.strictSame([0.123456789, 0.125, 2.999, 41.2, 0].map(loggedMilliseconds), [0.12, 0.13, 3, 41.2, 0])
   const { lines, stream } = capture()
@@ -127,7 +134,7 @@ t.test('a request line written as one string is byte for byte the line pino writ
   const realNow = Date.now
   Date.now = () => 1_700_000_000_123
   t.teardown(() => { Date.now = realNow })
-  const urls = ['/nvr/v1/cameras/cam-1/counting_lines?q="x"\\', '/nvr/v1/cameras/ü/counting_lines/\u0001\u2028']
+  const urls = ['/nvr/v1/cameras/cam-1/counting_lines?q="x"\\', '/nvr/v1/cameras/ü/counting_lines/\u0001\u2028', '/healthz', '/x/\ud83d\ude00/\u007f']
   for (const base of [undefined, { pid: 7, hostname: 'nvr "one"' }, null]) {
     const written: string[] = []
     const logger = pino({ level: 'info', ...(base === undefined ? {} : { base }), redact: ['headers.authorization'] }, { write: (line: string) => written.push(line) })
@@ -135,12 +142,13 @@ t.test('a request line written as one string is byte for byte the line pino writ
     // A logger not made here is asked through info(), as the Fastify path asks it.
     const logLine = requestLineWriter(logger)
     for (const url of urls) {
-      logLine('req-1z', 'GET', url, 200, 0.123456789)
-      writeLine('req-1z', 'GET', url, 200, 0.123456789)
+      for (const [reqId, method] of [['req-1z', 'GET'], ['a "b"', 'HEAD'], ['\\', 'M"\u0002']]) {
+        logLine(reqId as string, method as string, url, 200, 0.123456789)
+        writeLine(reqId as string, method as string, url, 200, 0.123456789)
+      }
     }
-    t.equal(written.length, 4)
-    t.equal(written[1], written[0], `with base ${JSON.stringify(base)}`)
-    t.equal(written[3], written[2])
+    t.equal(written.length, 24)
+    for (let index = 0; index < written.length; index += 2) t.equal(written[index + 1], written[index], `with base ${JSON.stringify(base)}`)
     t.match(written[0], /,"responseTime":0\.12,"msg"/, 'to 0.01 ms')
   }
 })
