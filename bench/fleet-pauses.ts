@@ -1,10 +1,11 @@
 // What admin calls do to a fleet's devices under a steady load (npm run bench:fleet -- --pauses): a fleet from the
-// built CLI at the default journal size; first each device answered --per-device times (FILL_CONNECTIONS at once,
+// built CLI on the bundled fixtures (or generated data: --generate) at the default journal size; first each device answered --per-device times (FILL_CONNECTIONS at once,
 // unmeasured: it fills the journals), then a client polling the devices in turn over keep-alive (POLLERS requests in
 // flight, each visit BURST requests on one connection, so the server is never the queue and a pause shows as a long
 // answer) for STEADY_MS without scrapes and STEADY_MS with GET /__admin/metrics every 5 s; then, the polling going on,
 // each admin call in turn, and the longest device answer while it was asked; last, the memory once reset. Every
 // phase is bounded by its requests or its time, and a run stops its fleet whatever happens.
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Client } from 'undici'
 import { AUTH_HEADERS, BENCH_TOKEN } from './bench-data.js'
@@ -24,7 +25,6 @@ const SETTLE_MS = 5000
 /** Requests a connection sends a device before it moves on to the next device. */
 const BURST = 10
 const SCRAPE_EVERY_MS = 5000
-const LOAD_PATH = '/nvr/v1/cameras/cam-1/counting_lines'
 
 /** p50, p99 and the longest of device answers, in ms. */
 export interface Latencies {
@@ -74,9 +74,11 @@ class DeviceLoad {
   #next = 0
   #stopped = false
   readonly #urls: readonly string[]
+  readonly #path: string
 
-  constructor (urls: readonly string[]) {
+  constructor (urls: readonly string[], path: string) {
     this.#urls = urls
+    this.#path = path
   }
 
   async run (workers: number, visits: number, until = Number.POSITIVE_INFINITY): Promise<void> {
@@ -88,9 +90,9 @@ class DeviceLoad {
         try {
           for (let request = 0; request < BURST; request++) {
             const start = performance.now()
-            const answer = await client.request({ path: LOAD_PATH, method: 'GET', headers: AUTH_HEADERS })
+            const answer = await client.request({ path: this.#path, method: 'GET', headers: AUTH_HEADERS })
             await answer.body.dump()
-            if (answer.statusCode !== 200) throw new Error(`${url}${LOAD_PATH} answered ${answer.statusCode}`)
+            if (answer.statusCode !== 200) throw new Error(`${url}${this.#path} answered ${answer.statusCode}`)
             this.times.push({ start, end: performance.now() })
           }
         } finally {
@@ -129,19 +131,22 @@ async function adminCall (control: string, method: 'GET' | 'POST' | 'DELETE', pa
 }
 
 /** One size: its start, its steady load without and with scrapes, then each admin call beside the load. */
-export async function measurePauses (cli: string, devices: number, port: number, manifestDir: string, perDevice: number): Promise<PauseFigures> {
+export async function measurePauses (cli: string, devices: number, port: number, manifestDir: string, perDevice: number, generate: string | undefined): Promise<PauseFigures> {
   const manifest = join(manifestDir, `pauses-${devices}.json`)
-  const command = ['node', cli, '--devices', String(devices), '--port', String(port), '--token', BENCH_TOKEN, '--admin-token', ADMIN_TOKEN, '--log-level', 'warn', '--generate', '1x3', '--manifest', manifest]
+  const command = ['node', cli, ...pausesFlags(port, generate).split(' ').map(flag => flag === 'N' ? String(devices) : flag), '--manifest', manifest]
   const fleet = await FleetProcess.spawn(command, devices)
   try {
     const control = `http://127.0.0.1:${port - 1}`
     const urls = Array.from({ length: devices }, (_, index) => `http://127.0.0.1:${port + index}`)
-    await new DeviceLoad(urls).run(FILL_CONNECTIONS, Math.ceil(devices * perDevice / BURST))
+    // Every device's first camera's list, as the manifest names it.
+    const listed = JSON.parse(await readFile(manifest, 'utf8')) as { devices: Array<{ cameras: string[] }> }
+    const path = `/nvr/v1/cameras/${encodeURIComponent(listed.devices[0]?.cameras[0] ?? '')}/counting_lines`
+    await new DeviceLoad(urls, path).run(FILL_CONNECTIONS, Math.ceil(devices * perDevice / BURST))
     const rssAfterLoadMb = memoryOf(fleet.pid)?.rssMb ?? NaN
 
-    const quiet = new DeviceLoad(urls)
+    const quiet = new DeviceLoad(urls, path)
     await quiet.run(POLLERS, Number.MAX_SAFE_INTEGER, performance.now() + STEADY_MS)
-    const scraped = new DeviceLoad(urls)
+    const scraped = new DeviceLoad(urls, path)
     const scrapeMs: number[] = []
     const scrapes = (async () => {
       // At the start of the phase, then every SCRAPE_EVERY_MS while it lasts.
@@ -155,7 +160,7 @@ export async function measurePauses (cli: string, devices: number, port: number,
     await scrapes
 
     // The load goes on while each admin call is asked in turn, half a second apart; the reset last, as it empties the journals.
-    const beside = new DeviceLoad(urls)
+    const beside = new DeviceLoad(urls, path)
     const going = beside.run(POLLERS, Number.MAX_SAFE_INTEGER)
     const admin: AdminPause[] = []
     const calls: Array<[string, 'GET' | 'POST' | 'DELETE', string, boolean?]> = [
@@ -190,11 +195,16 @@ export async function measurePauses (cli: string, devices: number, port: number,
   }
 }
 
+// The fleet's flags, N for the number of devices.
+function pausesFlags (port: number, generate: string | undefined): string {
+  return `--devices N --port ${port} --token ${BENCH_TOKEN} --admin-token ${ADMIN_TOKEN} --log-level warn${generate === undefined ? '' : ` --generate ${generate}`}`
+}
+
 /** The figures as text: a table of the loads, one of the admin calls. */
-export function formatPauses (figures: readonly PauseFigures[], port: number): string {
+export function formatPauses (figures: readonly PauseFigures[], port: number, generate: string | undefined): string {
   const lines = [
     '',
-    `Admin calls beside a load: node dist/cli.js --devices N --port ${port} --token ${BENCH_TOKEN} --admin-token ${ADMIN_TOKEN} --log-level warn --generate 1x3`,
+    `Admin calls beside a load: node dist/cli.js ${pausesFlags(port, generate)}`,
     `(the default journal size); each device answered P times first (${FILL_CONNECTIONS} connections), then a client polls the devices in turn (${POLLERS} requests in flight,`,
     `${BURST} a device a visit, keep-alive) ${STEADY_MS / 1000} s without scrapes and ${STEADY_MS / 1000} s with /__admin/metrics every ${SCRAPE_EVERY_MS / 1000} s, then beside each admin call`,
     ''

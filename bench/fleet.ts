@@ -1,5 +1,5 @@
 // npm run bench:fleet [-- --counts 1000,5000,10000] [--rounds R] [--port P] [--cli FILE] [--json] [--answered] [--load [--loaded N] [--duration S]]
-// npm run bench:fleet -- --pauses [--counts 1000,10000] [--per-device 100] [--port P]: admin calls beside a steady load (fleet-pauses.ts)
+// npm run bench:fleet -- --pauses [--counts 1000,10000] [--per-device 100] [--port P] [--generate WxH]: admin calls beside a steady load (fleet-pauses.ts), on the bundled fixtures or generated data
 // Fleets from the built CLI on the bundled fixtures, one size after another: how long each takes to be ready (its
 // ready line), the CPU and memory it took, the memory per device, and the metrics scrape of the largest; the sizes
 // are taken in turn, round after round, and each figure is the median of its rounds. With --answered, the largest is
@@ -31,7 +31,9 @@ const { values } = parseArgs({
     loaded: { type: 'string', default: '100' },
     duration: { type: 'string', default: '5' },
     pauses: { type: 'boolean', default: false },
-    'per-device': { type: 'string', default: '100' }
+    'per-device': { type: 'string', default: '100' },
+    // With --pauses: each device serves generated data of its own (e.g. 1x3) instead of the bundled fixtures.
+    generate: { type: 'string' }
   }
 })
 
@@ -257,7 +259,7 @@ async function pausesOnly (sizes: readonly number[], port: number, files: number
   process.once('exit', () => rmSync(manifestDir, { recursive: true, force: true }))
   const figures = []
   try {
-    for (const devices of sizes) figures.push(await measurePauses(CLI, devices, port, manifestDir, perDevice))
+    for (const devices of sizes) figures.push(await measurePauses(CLI, devices, port, manifestDir, perDevice, values.generate))
   } finally {
     await rm(manifestDir, { recursive: true, force: true })
   }
@@ -267,7 +269,7 @@ async function pausesOnly (sizes: readonly number[], port: number, files: number
     process.stdout.write(`${JSON.stringify({ command, machine, pauses: figures }, null, 2)}\n`)
     return
   }
-  process.stdout.write(`$ ${command}\n${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ulimit -n ${String(machine.openFiles)}, load average ${machine.loadAverage.join(' ')}\n${formatPauses(figures, port)}`)
+  process.stdout.write(`$ ${command}\n${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ulimit -n ${String(machine.openFiles)}, load average ${machine.loadAverage.join(' ')}\n${formatPauses(figures, port, values.generate)}`)
 }
 
 type Report = {
