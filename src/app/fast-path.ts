@@ -9,6 +9,8 @@ import { decide } from '../pipeline/decide.js'
 const PLAIN_SEGMENT = /^[\w\-.~!$&'()*+,=:@]+$/
 /** How many URLs the fast path remembers the match of; past it, it starts again, so unique URLs cannot grow it. */
 export const MATCHED_URLS = 1024
+/** How many answer lengths the fast path keeps a header list for, per set of CORS headers. */
+export const HEADER_LISTS = 1024
 
 export interface FastPathDependencies {
   /** The request ids Fastify uses too, so log lines of both paths count alike. */
@@ -30,8 +32,9 @@ export class FastPath {
   // A load test asks a few URLs again and again: each is matched once, and its match (the same parameters object
   // each time, which the journal then holds once) read back with one lookup. Null for a URL that matches nothing.
   readonly #matches = new Map<string, OperationMatch | null>()
-  // The answer's headers, made once per body and CORS headers: Node still checks each, but nothing is built per request.
-  readonly #headers = new WeakMap<Uint8Array, { cors: readonly string[], headers: string[] }>()
+  // The answer's headers, made once per CORS headers and body length, all they depend on: Node still checks each,
+  // but nothing is built per request.
+  readonly #headers = new WeakMap<readonly string[], Map<number, string[]>>()
 
   constructor (deps: FastPathDependencies) {
     this.#deps = deps
@@ -56,7 +59,7 @@ export class FastPath {
     // A server's store holds bytes (data/data-store.ts); answers as strings are the MSW handlers'.
     const body = outcome.body as Uint8Array
 
-    response.writeHead(200, this.#headersOf(body, device.corsHeadersFor(headers.origin)))
+    response.writeHead(200, this.#headersOf(body.length, device.corsHeadersFor(headers.origin)))
     response.end(method === 'HEAD' ? undefined : body)
     device.recordAnswered({ method, url: url as string, params: match.params, injectedFault: null }, this.#deps.nextRequestId, 200, performance.now() - start)
     return true
@@ -72,11 +75,19 @@ export class FastPath {
     return match
   }
 
-  #headersOf (body: Uint8Array, cors: readonly string[]): string[] {
-    const made = this.#headers.get(body)
-    if (made !== undefined && made.cors === cors) return made.headers
-    const headers = [...cors, 'content-type', JSON_CONTENT_TYPE, 'content-length', String(body.length)]
-    this.#headers.set(body, { cors, headers })
+  #headersOf (length: number, cors: readonly string[]): string[] {
+    let byLength = this.#headers.get(cors)
+    if (byLength === undefined) {
+      byLength = new Map()
+      this.#headers.set(cors, byLength)
+    }
+    let headers = byLength.get(length)
+    if (headers === undefined) {
+      headers = [...cors, 'content-type', JSON_CONTENT_TYPE, 'content-length', String(length)]
+      // Data replaced again and again cannot grow it past this many lengths.
+      if (byLength.size >= HEADER_LISTS) byLength.clear()
+      byLength.set(length, headers)
+    }
     return headers
   }
 }

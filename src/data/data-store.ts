@@ -18,6 +18,8 @@ export class ServedCamera {
   readonly #lineIndex = new Map<string, number>()
   // Where each line's answer ends in #lineBodies, in bytes, in list order; each starts where the last ended.
   readonly #lineEnds: Uint32Array
+  // Each line's answer as a view of #lineBodies, made when first asked for: a request then makes none.
+  readonly #lineViews: Array<Buffer | undefined> = []
 
   constructor (lines: readonly CountingLine[]) {
     const json = lines.map(line => serializeLine(line))
@@ -50,7 +52,12 @@ export class ServedCamera {
   }
 
   #answer (index: number): Buffer {
-    return this.#lineBodies.subarray(index === 0 ? 0 : this.#lineEnds[index - 1], this.#lineEnds[index])
+    let view = this.#lineViews[index]
+    if (view === undefined) {
+      view = this.#lineBodies.subarray(index === 0 ? 0 : this.#lineEnds[index - 1], this.#lineEnds[index])
+      this.#lineViews[index] = view
+    }
+    return view
   }
 }
 

@@ -4,12 +4,12 @@ import t, { type Test } from 'tap'
 import { TokenPolicy } from '../../src/wire/token-policy.js'
 import { CorsPolicy } from '../../src/wire/cors.js'
 import { DataStore } from '../../src/data/data-store.js'
-import { FastPath, MATCHED_URLS, matchRead } from '../../src/app/fast-path.js'
+import { FastPath, HEADER_LISTS, MATCHED_URLS, matchRead } from '../../src/app/fast-path.js'
 import { BUNDLED_FIXTURES, loadFixtures } from '../../src/data/fixtures.js'
 import { datasetFromData } from '../../src/data/dataset.js'
 import { startMockNvr, type MockNvr, type MockNvrOptions } from '../../src/index.js'
 import { Device } from '../../src/device/device.js'
-import { AUTH, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
+import { AUTH, line, SAMPLE_DATA, TOKEN } from '../helpers/app.js'
 import { captureLogs } from '../helpers/log-capture.js'
 import { exchange, parseAnswers } from '../helpers/raw-http.js'
 
@@ -196,4 +196,24 @@ t.test('the fast path remembers a bounded number of URLs: unique URLs cannot gro
     t.equal(await answer.text(), first, `${path(index)}`)
   }
   t.equal(fastAnswers(), MATCHED_URLS + 3, 'every one on the fast path')
+})
+
+t.test('the fast path keeps header lists for a bounded number of answer lengths, and each answer has its own length', async t => {
+  const fastAnswers = countFastAnswers(t)
+  const count = HEADER_LISTS + 2
+  // Each line's name one character longer than the last: every answer has a length of its own.
+  const lines = Array.from({ length: count }, (_, index) => line({ id: `line-${index}`, name: 'n'.repeat(index + 1) }))
+  const nvr = await serve(t, { data: { cameras: [{ id: 'cam-1' }], counting_lines: lines } })
+  const lengths = new Set<string>()
+  const wrong: string[] = []
+  for (let index = 0; index < count; index++) {
+    const answer = await fetch(`${nvr.url}/nvr/v1/cameras/cam-1/counting_lines/line-${index}`, { headers: AUTH })
+    const body = Buffer.from(await answer.arrayBuffer())
+    const name = (JSON.parse(body.toString()) as { content: { name: string } }).content.name
+    if (answer.headers.get('content-length') !== String(body.length) || name.length !== index + 1) wrong.push(`line-${index}`)
+    lengths.add(String(body.length))
+  }
+  t.strictSame(wrong, [], 'each answer whole, with its own length')
+  t.equal(lengths.size, count, 'as many lengths as answers')
+  t.equal(fastAnswers(), count, 'every one on the fast path')
 })
