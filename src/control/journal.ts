@@ -190,9 +190,9 @@ export class RequestJournal {
       const record = this.#urlRecords[known] as UrlRecord
       return record.params === params || sameParams(record.params, params) ? known : ODD
     }
-    const records = this.#urlRecords
-    if (records.length === INTERNED_URLS) return ODD
-    const code = records === NO_SLOTS ? (this.#urlRecords = [{ url, params }], 0) : records.push({ url, params }) - 1
+    if (this.#urlRecords.length === INTERNED_URLS) return ODD
+    if (this.#urlRecords === NO_SLOTS) this.#urlRecords = []
+    const code = this.#urlRecords.push({ url, params }) - 1
     codes.set(url, code)
     return code
   }
