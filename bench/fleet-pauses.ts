@@ -1,10 +1,11 @@
 // What admin calls do to a fleet's devices under a steady load (npm run bench:fleet -- --pauses): a fleet from the
-// built CLI on the bundled fixtures (or generated data: --generate) at the default journal size; first each device answered --per-device times (FILL_CONNECTIONS at once,
-// unmeasured: it fills the journals), then a client polling the devices in turn over keep-alive (POLLERS requests in
-// flight, each visit BURST requests on one connection, so the server is never the queue and a pause shows as a long
-// answer) for STEADY_MS without scrapes and STEADY_MS with GET /__admin/metrics every 5 s; then, the polling going on,
-// each admin call in turn, and the longest device answer while it was asked; last, the memory once reset. Every
-// phase is bounded by its requests or its time, and a run stops its fleet whatever happens.
+// built CLI on the bundled fixtures (or generated data: --generate) at the default journal size; first each device
+// answered --per-device times (FILL_CONNECTIONS at once, unmeasured: it fills the journals), then a client polling
+// the devices in turn over keep-alive (POLLERS requests in flight, each visit BURST requests on one connection, so
+// the server is never the queue and a pause shows as a long answer) for STEADY_MS without scrapes and STEADY_MS with
+// GET /__admin/metrics every 5 s; then, the polling going on, each admin call in turn, and the longest device answer
+// while it was asked; last, the memory once reset, and once the fleet was left idle. Every phase is bounded by its
+// requests or its time, and a run stops its fleet whatever happens.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Client } from 'undici'
@@ -22,6 +23,8 @@ const POLLERS = 2
 const STEADY_MS = 11_000
 /** How long the memory is left to settle after the reset, the polling going on. */
 const SETTLE_MS = 5000
+/** How long the fleet is then left idle: V8 gives back what its heap grew to only once the process is idle. */
+const IDLE_MS = 45_000
 /** Requests a connection sends a device before it moves on to the next device. */
 const BURST = 10
 const SCRAPE_EVERY_MS = 5000
@@ -52,6 +55,8 @@ export interface PauseFigures {
   rssAfterLoadMb: number
   peakRssMb: number
   rssAfterResetMb: number
+  /** Once the load stopped and the fleet was left idle for IDLE_MS. */
+  rssIdleMb: number
   perDevice: number
   withoutScrapes: Latencies
   withScrapes: Latencies & { scrapes: number, scrapeMs: number[] }
@@ -188,8 +193,10 @@ export async function measurePauses (cli: string, devices: number, port: number,
       await going
     }
     const memory = memoryOf(fleet.pid)
+    await new Promise(resolve => setTimeout(resolve, IDLE_MS))
+    const rssIdleMb = memoryOf(fleet.pid)?.rssMb ?? NaN
     const withScrapes = { ...latencies(scraped.times), scrapes: scrapeMs.length, scrapeMs }
-    return { devices, readyMs: fleet.start.readyMs, rssReadyMb: fleet.start.rssMb, rssAfterLoadMb, peakRssMb: memory?.peakRssMb ?? NaN, rssAfterResetMb: memory?.rssMb ?? NaN, perDevice, withoutScrapes: latencies(quiet.times), withScrapes, admin }
+    return { devices, readyMs: fleet.start.readyMs, rssReadyMb: fleet.start.rssMb, rssAfterLoadMb, peakRssMb: memory?.peakRssMb ?? NaN, rssAfterResetMb: memory?.rssMb ?? NaN, rssIdleMb, perDevice, withoutScrapes: latencies(quiet.times), withScrapes, admin }
   } finally {
     await fleet.stop()
   }
@@ -210,7 +217,7 @@ export function formatPauses (figures: readonly PauseFigures[], port: number, ge
     ''
   ]
   for (const size of figures) {
-    lines.push(`${size.devices.toLocaleString('en-US')} devices: ready in ${size.readyMs} ms; RSS ${size.rssReadyMb} MB ready, ${size.rssAfterLoadMb} MB once each answered ${size.perDevice}, peak ${size.peakRssMb} MB, ${size.rssAfterResetMb} MB ${SETTLE_MS / 1000} s after the reset`)
+    lines.push(`${size.devices.toLocaleString('en-US')} devices: ready in ${size.readyMs} ms; RSS ${size.rssReadyMb} MB ready, ${size.rssAfterLoadMb} MB once each answered ${size.perDevice}, peak ${size.peakRssMb} MB, ${size.rssAfterResetMb} MB ${SETTLE_MS / 1000} s after the reset, ${size.rssIdleMb} MB once idle ${IDLE_MS / 1000} s`)
     lines.push(`  steady load, no scrapes: ${size.withoutScrapes.requests} answers, p50 ${size.withoutScrapes.p50} ms, p99 ${size.withoutScrapes.p99} ms, longest ${size.withoutScrapes.max} ms`)
     lines.push(`  steady load, scraped every ${SCRAPE_EVERY_MS / 1000} s: ${size.withScrapes.requests} answers, p50 ${size.withScrapes.p50} ms, p99 ${size.withScrapes.p99} ms, longest ${size.withScrapes.max} ms; ${size.withScrapes.scrapes} scrapes of ${size.withScrapes.scrapeMs.join(', ')} ms`)
     for (const call of size.admin) lines.push(`  ${call.call}: ${call.ms} ms, ${call.bytes.toLocaleString('en-US')} bytes; longest device answer meanwhile ${call.longestDeviceMs} ms (of ${call.overlapping})`)
