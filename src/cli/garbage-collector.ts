@@ -13,7 +13,7 @@ export const GARBAGE_COLLECTOR_FLAGS = [
   '--no-incremental-marking-task',
   // After each full collection V8 lets old space grow to as much as four times what lived before the next: under
   // load, a fleet's connections that outlive a young collection fill that room. Half again as much held a
-  // 10,000-device fleet under load to 353 MB instead of 493, for a few per cent more CPU a request.
+  // 10,000-device fleet under load to some 350 MB instead of 493, for a few per cent more CPU a request.
   '--heap-growing-percent=50'
 ] as const
 

@@ -58,7 +58,6 @@ const METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']
 const METHOD_CODES = new Map(METHODS.map((method, code) => [method, code]))
 
 function methodCode (method: string): number {
-  if (method === 'GET') return 0
   const known = METHOD_CODES.get(method)
   if (known !== undefined) return known
   if (METHODS.length === ODD) return ODD
@@ -86,11 +85,11 @@ export class RequestJournal {
   /** The records of the URLs coded so far, by code; with the codes by URL. Made with the first request. */
   #urlRecords: UrlRecord[] = NO_SLOTS
   #urlCodes: Map<string, number> | undefined
-  // The columns of odd values, made for the first slot that has one.
-  #oddMethods: string[] | undefined
-  #oddUrls: Array<UrlRecord | undefined> | undefined
-  #faults: Array<string | null> | undefined
-  #violations: Array<number | null> | undefined
+  // The columns of odd values, made for the first slot that has one (oddValue); undefined in a slot without.
+  #oddMethods: OddColumn<string>
+  #oddUrls: OddColumn<UrlRecord>
+  #faults: OddColumn<string>
+  #violations: OddColumn<number>
   /** Slots made so far: up to the capacity. */
   #slots = 0
   #next = 0
@@ -134,15 +133,13 @@ export class RequestJournal {
     const method = request.method
     const methodCoded = methodCode(method)
     this.#methods[slot] = methodCoded
-    if (methodCoded === ODD || this.#oddMethods !== undefined) (this.#oddMethods ??= new Array<string>(this.#slots).fill(''))[slot] = method
+    this.#oddMethods = oddValue(this.#oddMethods, slot, methodCoded === ODD ? method : undefined)
     const urlCoded = this.#urlCodeOf(url, request.params)
     this.#urls[slot] = urlCoded
-    if (urlCoded === ODD || this.#oddUrls !== undefined) (this.#oddUrls ??= new Array<UrlRecord | undefined>(this.#slots).fill(undefined))[slot] = urlCoded === ODD ? { url, params: request.params } : undefined
+    this.#oddUrls = oddValue(this.#oddUrls, slot, urlCoded === ODD ? { url, params: request.params } : undefined)
     // Requests Fastify refuses before routing are built without decorations: no injectedFault there.
-    const fault = request.injectedFault ?? null
-    if (fault !== null || this.#faults !== undefined) (this.#faults ??= new Array<string | null>(this.#slots).fill(null))[slot] = fault
-    const violations = request.contractViolations ?? null
-    if (violations !== null || this.#violations !== undefined) (this.#violations ??= new Array<number | null>(this.#slots).fill(null))[slot] = violations
+    this.#faults = oddValue(this.#faults, slot, request.injectedFault ?? undefined)
+    this.#violations = oddValue(this.#violations, slot, request.contractViolations ?? undefined)
     this.#statuses[slot] = status
     this.#completedAt[slot] = this.#now()
     this.#durations[slot] = durationMs
@@ -200,16 +197,11 @@ export class RequestJournal {
   // Twice as many slots, up to the capacity, the recorded ones copied over.
   #grow (): void {
     const slots = Math.min(this.capacity, Math.max(FIRST_SLOTS, this.#slots * 2))
-    const added = slots - this.#slots
     this.#methods = grown(this.#methods, new Uint8Array(slots))
     this.#urls = grown(this.#urls, new Uint8Array(slots))
     this.#statuses = grown(this.#statuses, new Uint16Array(slots))
     this.#completedAt = grown(this.#completedAt, new Float64Array(slots))
     this.#durations = grown(this.#durations, new Float64Array(slots))
-    this.#oddMethods = this.#oddMethods?.concat(new Array<string>(added).fill(''))
-    this.#oddUrls = this.#oddUrls?.concat(new Array<undefined>(added).fill(undefined))
-    this.#faults = this.#faults?.concat(new Array<null>(added).fill(null))
-    this.#violations = this.#violations?.concat(new Array<null>(added).fill(null))
     this.#slots = slots
   }
 
@@ -275,6 +267,19 @@ function sameParams (known: unknown, params: unknown): boolean {
     count++
   }
   return Object.keys(b).length === count
+}
+
+/** A column of what most slots lack, as a JavaScript array: it grows as slots are written. */
+type OddColumn<Value> = Array<Value | undefined> | undefined
+
+// Writes a slot's odd value, or clears the slot's old one; makes the column for the first value.
+function oddValue<Value> (column: OddColumn<Value>, slot: number, value: Value | undefined): OddColumn<Value> {
+  if (column === undefined) {
+    if (value === undefined) return undefined
+    column = []
+  }
+  column[slot] = value
+  return column
 }
 
 function grown<Typed extends Uint8Array | Uint16Array | Float64Array> (from: Typed, to: Typed): Typed {

@@ -117,7 +117,7 @@ export function jsonRequestLine (logger: pino.Logger, destination: { write: (lin
   const level = `{"level":${logger.levels.values[lineLevel] as number}`
   const afterTime = `${bindings},"reqId":`
   return function writeRequestLine (reqId, method, url, statusCode, responseTime) {
-    destination.write(`${level},"time":${timeText()}${afterTime}${jsonString(reqId)},"method":${method === 'GET' ? '"GET"' : JSON.stringify(method)},"url":${jsonString(url)},"statusCode":${statusCode},"responseTime":${loggedMillisecondsText(responseTime)},"msg":"${REQUEST_COMPLETED}"}\n`)
+    destination.write(`${level},"time":${timeText()}${afterTime}${jsonString(reqId)},"method":${jsonString(method)},"url":${jsonString(url)},"statusCode":${statusCode},"responseTime":${loggedMillisecondsText(responseTime)},"msg":"${REQUEST_COMPLETED}"}\n`)
   }
 }
 
