@@ -4,6 +4,7 @@ import type { Device } from '../device/device.js'
 import type { Steps } from '../util/steps.js'
 import { INJECTED_KINDS } from '../control/faults/fault-control.js'
 import { DROPPED, LATENCY_BUCKETS, OPERATION_LABELS } from '../control/request-counts.js'
+import { processFigures, processMetricsText, type ProcessFigures } from './process-metrics.js'
 
 /** Prometheus's text format, version 0.0.4: what every Prometheus server and client scrapes. */
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
@@ -98,9 +99,10 @@ function label (value: string): string {
 
 /**
  * The devices' metrics in Prometheus's text format, a slice of devices at a time with a turn of the event loop
- * between slices: each family's HELP and TYPE, then its series device by device, the families a blank line apart.
+ * between slices: each family's HELP and TYPE, then its series device by device, the families a blank line apart;
+ * last the process's own (`figures`: this process's now, unless a test says).
  */
-export async function * metricsText (devices: readonly Device[], { perTurn: devicesPerTurn = SCRAPED_DEVICES_PER_TURN, turn = nextTurn }: Steps = {}): AsyncGenerator<string> {
+export async function * metricsText (devices: readonly Device[], { perTurn: devicesPerTurn = SCRAPED_DEVICES_PER_TURN, turn = nextTurn }: Steps = {}, figures: () => ProcessFigures = processFigures): AsyncGenerator<string> {
   for (const [index, metric] of METRICS.entries()) {
     const out: string[] = [`${index === 0 ? '' : '\n'}# HELP ${metric.name} ${metric.help}\n# TYPE ${metric.name} ${metric.type}\n`]
     for (let from = 0; from < devices.length; from += devicesPerTurn) {
@@ -115,6 +117,7 @@ export async function * metricsText (devices: readonly Device[], { perTurn: devi
     yield out.join('')
     if (devices.length > devicesPerTurn) await turn()
   }
+  yield processMetricsText(figures())
 }
 
 /** The metrics text as a stream a reply can send: read as the socket takes it, a slice of devices per turn. */

@@ -8,6 +8,9 @@ import { metricsText } from '../../src/metrics/device-metrics.js'
 import { SAMPLE_DATA } from '../helpers/app.js'
 import { parsePrometheusText } from '../helpers/prometheus-text.js'
 
+// The process's figures held still, so that two scrapes can be compared.
+const FIGURES = () => ({ cpuSeconds: 1, startTimeSeconds: 2, residentBytes: 3, heapTotalBytes: 4, heapUsedBytes: 5, externalBytes: 6 })
+
 // Devices made as a fleet makes them, each having answered a request or two, without a port: what a scrape reads.
 function devices (count: number) {
   const options = resolveOptions({ data: SAMPLE_DATA })
@@ -23,7 +26,7 @@ async function scrape (list: ReturnType<typeof devices>, devicesPerTurn: number)
   let turns = 0
   let text = ''
   const chunks: string[] = []
-  for await (const chunk of metricsText(list, { perTurn: devicesPerTurn, turn: async () => { turns++ } })) {
+  for await (const chunk of metricsText(list, { perTurn: devicesPerTurn, turn: async () => { turns++ } }, FIGURES)) {
     chunks.push(chunk)
     text += chunk
   }
@@ -42,8 +45,9 @@ t.test('a scrape of many devices is written a slice of devices per turn of the e
   const samples = parsePrometheusText(stepped.text)
   t.equal(samples.filter(sample => sample.name === 'mock_nvr_health_state').length, 10)
   t.equal(samples.filter(sample => sample.name === 'mock_nvr_requests_total').length, 10 + 3, 'one series a status a device')
-  t.equal(stepped.text.match(/^# HELP /gm)?.length, 6)
-  t.equal(stepped.text.match(/^# TYPE /gm)?.length, 6)
+  t.equal(stepped.text.match(/^# HELP /gm)?.length, 6 + 6, "the devices' six families, the process's six")
+  t.equal(stepped.text.match(/^# TYPE /gm)?.length, 6 + 6)
+  t.match(stepped.text, /\n\n# HELP process_cpu_seconds_total [^\n]+\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 1\n/, "the process's last, once")
   t.ok(stepped.text.endsWith('\n') && !stepped.text.endsWith('\n\n'))
   t.match(stepped.text, /\n\n# HELP mock_nvr_faults_injected_total /, 'the families a blank line apart')
 })
@@ -52,7 +56,7 @@ t.test('the default steps wait for the next turn: a timer due now runs in the mi
   const list = devices(3)
   let ranMeanwhile = false
   const chunks: string[] = []
-  for await (const chunk of metricsText(list, { perTurn: 1 })) {
+  for await (const chunk of metricsText(list, { perTurn: 1 }, FIGURES)) {
     if (chunks.length === 0) setImmediate(() => { ranMeanwhile = true })
     chunks.push(chunk)
   }

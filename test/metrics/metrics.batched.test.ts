@@ -45,6 +45,7 @@ t.test('a single mock-nvr counts its requests, faults, health changes and answer
   t.equal(valueOf(samples, 'mock_nvr_data_edits_total', { device: 'nvr' }), 0)
   t.equal(valueOf(samples, 'mock_nvr_request_duration_seconds_count', { device: 'nvr' }), 13)
   t.equal(valueOf(samples, 'mock_nvr_request_duration_seconds_bucket', { device: 'nvr', le: '+Inf' }), 13)
+  t.ok((valueOf(samples, 'process_resident_memory_bytes') ?? 0) > (valueOf(samples, 'nodejs_heap_size_used_bytes') ?? Infinity), "the serving process's memory, beside the devices'")
   const buckets = samples.filter(sample => sample.name === 'mock_nvr_request_duration_seconds_bucket').map(sample => sample.value)
   t.strictSame(buckets, [...buckets].sort((a, b) => a - b), 'buckets are cumulative')
 })
